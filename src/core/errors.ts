@@ -1,0 +1,72 @@
+/**
+ * Every failure the engine reports is a DocexError: a stable machine-readable `code`, a message for a
+ * person, and optional `details` (for schema problems: the offending path). Hosts map codes to their
+ * own status codes; the HTTP adapter does so with `httpStatus`.
+ */
+export type ErrorCode =
+  | 'UNSUPPORTED_FILE_TYPE'
+  | 'EMPTY_FILE'
+  | 'FILE_TOO_LARGE'
+  | 'PAGE_LIMIT_EXCEEDED'
+  | 'IMAGE_TOO_LARGE'
+  | 'PDF_ENCRYPTED'
+  | 'PDF_CORRUPT'
+  | 'IMAGE_CORRUPT'
+  | 'FILE_NOT_FOUND'
+  | 'INVALID_ARGUMENT'
+  | 'OCR_FAILED'
+  | 'OCR_TIMEOUT'
+  | 'ENGINE_CLOSED'
+  | 'INTERNAL';
+
+export interface ErrorDetail {
+  path?: string;
+  message: string;
+}
+
+const HTTP_STATUS: Record<ErrorCode, number> = {
+  UNSUPPORTED_FILE_TYPE: 415,
+  EMPTY_FILE: 400,
+  FILE_TOO_LARGE: 413,
+  PAGE_LIMIT_EXCEEDED: 422,
+  IMAGE_TOO_LARGE: 422,
+  PDF_ENCRYPTED: 422,
+  PDF_CORRUPT: 422,
+  IMAGE_CORRUPT: 422,
+  FILE_NOT_FOUND: 404,
+  INVALID_ARGUMENT: 400,
+  OCR_FAILED: 500,
+  OCR_TIMEOUT: 503,
+  ENGINE_CLOSED: 503,
+  INTERNAL: 500,
+};
+
+export class DocexError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[];
+
+  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DocexError';
+    this.code = code;
+    this.details = options.details ?? [];
+  }
+
+  get httpStatus(): number {
+    return HTTP_STATUS[this.code];
+  }
+
+  toJSON(): { code: ErrorCode; message: string; details: ErrorDetail[] } {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+export function isDocexError(value: unknown): value is DocexError {
+  return value instanceof DocexError;
+}
+
+/** Wraps anything thrown by a library into a DocexError without leaking its stack or internals. */
+export function toDocexError(error: unknown, fallback: ErrorCode = 'INTERNAL', message?: string): DocexError {
+  if (error instanceof DocexError) return error;
+  return new DocexError(fallback, message ?? 'Internal error while processing the document.', { cause: error });
+}

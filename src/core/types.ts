@@ -1,0 +1,92 @@
+/** Media types the engine accepts, sniffed from the bytes (never from a name). */
+export type MediaType = 'application/pdf' | 'image/png' | 'image/jpeg';
+
+/**
+ * An axis-aligned box in fractions of the page as the user sees it: origin top left, x to the right,
+ * y down, all values in [0, 1].
+ */
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Where the words of a page came from. */
+export type PageSource = 'text' | 'ocr' | 'text+ocr' | 'none';
+
+export interface Page {
+  /** 1-based page number. */
+  pageNum: number;
+  /** Page size as displayed (after /Rotate), in PDF points for PDFs and pixels for images. */
+  width: number;
+  height: number;
+  unit: 'pt' | 'px';
+  /** The PDF's /Rotate of the page (0, 90, 180, 270); 0 for images. Boxes already account for it. */
+  rotation: 0 | 90 | 180 | 270;
+  source: PageSource;
+  /**
+   * Correction applied before OCR, in degrees clockwise: a right angle for pages printed sideways or
+   * upside down, plus the measured skew of a scan. Absent when the page was not OCRed.
+   */
+  ocrCorrection?: { rightAngle: 0 | 90 | 180 | 270; skew: number; dpi: number };
+}
+
+export interface Token {
+  /** Integer unique within the document, in reading order: page, then line, then word. */
+  id: number;
+  text: string;
+  pageNum: number;
+  box: Box;
+  /** 0..1: 1 for the PDF text layer, the OCR word confidence otherwise. */
+  confidence: number;
+  source: 'text' | 'ocr';
+  lineId: number;
+}
+
+export interface Line {
+  id: number;
+  pageNum: number;
+  box: Box;
+  tokenIds: number[];
+  blockId: number;
+}
+
+export interface Block {
+  id: number;
+  pageNum: number;
+  box: Box;
+  lineIds: number[];
+}
+
+/** The document as every later workflow reads it. Stored with the file; a document is read once. */
+export interface TokenLayer {
+  formatVersion: 1;
+  fileId: string;
+  mediaType: MediaType;
+  pages: Page[];
+  tokens: Token[];
+  lines: Line[];
+  blocks: Block[];
+  /** ISO 8601 UTC with milliseconds. */
+  createdAt: string;
+}
+
+/** The record of an uploaded file. */
+export interface FileRecord {
+  fileId: string;
+  accountId: string;
+  mediaType: MediaType;
+  size: number;
+  /** Number of pages (PDF page count; 1 for an image). */
+  pageCount: number;
+  /** ISO 8601 UTC with milliseconds and a trailing Z. */
+  uploadedAt: string;
+  status: 'RECEIVED';
+  /** The client's file name, kept as information only; never used as a path. */
+  name?: string;
+  /** Unknown upload fields a client sent, kept as they came. */
+  metadata: Record<string, unknown>;
+  /** For a child document made by a split: the parent file and its page range (1-based, inclusive). */
+  parent?: { fileId: string; pages: [number, number] };
+}

@@ -1,0 +1,28 @@
+import type { FileRecord } from '../core/types.js';
+
+/**
+ * Stores uploaded files, their records, and artifacts derived from them (the token layer) by account.
+ *
+ * Contract (checked by test/ports/file-store.contract.ts for every adapter):
+ * - `put` stores the record and the content atomically: a reader sees the whole file or nothing.
+ *   Putting an existing (accountId, fileId) replaces it.
+ * - Every read is scoped by account: a file of another account is reported as absent.
+ * - `fileId` is a UUID made by the engine; an adapter refuses any other id (never a path from a user).
+ * - Artifact names match /^[a-z0-9][a-z0-9._-]{0,63}$/; other names are refused.
+ * - `delete` removes the file and its artifacts and reports whether anything was there.
+ * - `list` returns the records of one account, oldest upload first.
+ * Adapters throw DocexError('INVALID_ARGUMENT') for a bad id or name; nothing else is thrown for absence.
+ */
+export interface FileStore {
+  put(record: FileRecord, content: Uint8Array): Promise<void>;
+  get(accountId: string, fileId: string): Promise<{ record: FileRecord; content: Uint8Array } | undefined>;
+  stat(accountId: string, fileId: string): Promise<FileRecord | undefined>;
+  delete(accountId: string, fileId: string): Promise<boolean>;
+  list(accountId: string): Promise<FileRecord[]>;
+  /** Stores derived data for a file that exists; returns false when the file does not. */
+  putArtifact(accountId: string, fileId: string, name: string, content: Uint8Array): Promise<boolean>;
+  getArtifact(accountId: string, fileId: string, name: string): Promise<Uint8Array | undefined>;
+}
+
+export const ARTIFACT_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
