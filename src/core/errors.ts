@@ -68,5 +68,7 @@ export function isDocexError(value: unknown): value is DocexError {
 /** Wraps anything thrown by a library into a DocexError without leaking its stack or internals. */
 export function toDocexError(error: unknown, fallback: ErrorCode = 'INTERNAL', message?: string): DocexError {
   if (error instanceof DocexError) return error;
-  return new DocexError(fallback, message ?? 'Internal error while processing the document.', { cause: error });
+  return new DocexError(fallback, message ?? 'Internal error while processing the document.', {
+    cause: error,
+  });
 }

@@ -28,18 +28,25 @@ export function readImageSize(bytes: Uint8Array): { width: number; height: numbe
       }
       if (offset + 4 > bytes.length) break;
       const length = view.getUint16(offset + 2);
-      const isStartOfFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+      const isStartOfFrame =
+        marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
       if (isStartOfFrame && offset + 9 <= bytes.length) {
         return { height: view.getUint16(offset + 5), width: view.getUint16(offset + 7) };
       }
       offset += 2 + length;
     }
   }
-  throw new DocexError('IMAGE_CORRUPT', 'The image header could not be read: the file is truncated or corrupt.');
+  throw new DocexError(
+    'IMAGE_CORRUPT',
+    'The image header could not be read: the file is truncated or corrupt.',
+  );
 }
 
 /** Refuses an image whose pixel count is over the limit, before anything decodes it. */
-export function assertImageWithinLimit(bytes: Uint8Array, maxPixels: number): { width: number; height: number } {
+export function assertImageWithinLimit(
+  bytes: Uint8Array,
+  maxPixels: number,
+): { width: number; height: number } {
   const size = readImageSize(bytes);
   if (size.width === 0 || size.height === 0) {
     throw new DocexError('IMAGE_CORRUPT', 'The image has no pixels.');

@@ -2,12 +2,19 @@ import type { MediaType } from '../core/types.js';
 
 /** The media type of a file from its first bytes, or undefined when it is none the engine accepts. */
 export function sniffMediaType(head: Uint8Array): MediaType | undefined {
-  if (head.length >= 8 && startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (head.length >= 8 && startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+    return 'image/png';
   if (head.length >= 3 && startsWith(head, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   // "%PDF-" may follow some junk bytes; readers accept it within the first KiB, and so do we.
   const limit = Math.min(head.length, 1024);
   for (let i = 0; i + 5 <= limit; i++) {
-    if (head[i] === 0x25 && head[i + 1] === 0x50 && head[i + 2] === 0x44 && head[i + 3] === 0x46 && head[i + 4] === 0x2d) {
+    if (
+      head[i] === 0x25 &&
+      head[i + 1] === 0x50 &&
+      head[i + 2] === 0x44 &&
+      head[i + 3] === 0x46 &&
+      head[i + 4] === 0x2d
+    ) {
       return 'application/pdf';
     }
   }

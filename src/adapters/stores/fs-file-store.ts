@@ -1,0 +1,181 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, open, readFile, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+import { DocexError } from '../../core/errors.js';
+import type { FileRecord } from '../../core/types.js';
+import { ARTIFACT_NAME, UUID } from '../../ports/file-store.js';
+import type { FileStore } from '../../ports/file-store.js';
+
+const RECORD = 'record.json';
+const CONTENT = 'content.bin';
+const ARTIFACTS = 'artifacts';
+/** How many records `list` reads at once (keeps the number of open files bounded). */
+const LIST_BATCH = 32;
+
+function checkFileId(fileId: string): void {
+  if (typeof fileId !== 'string' || !UUID.test(fileId)) {
+    throw new DocexError('INVALID_ARGUMENT', 'The file id is not a valid id.');
+  }
+}
+
+function checkArtifactName(name: string): void {
+  if (typeof name !== 'string' || !ARTIFACT_NAME.test(name)) {
+    throw new DocexError('INVALID_ARGUMENT', 'The artifact name is not a valid name.');
+  }
+}
+
+function isEnoent(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
+}
+
+/** Reads a whole file; undefined when it does not exist. */
+async function readIfPresent(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if (isEnoent(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Writes `<dir>/<name>` atomically: a temp file in the same directory, flushed, then renamed over it. */
+async function writeAtomic(dir: string, name: string, data: Uint8Array | string): Promise<void> {
+  const tmp = join(dir, `.tmp-${randomUUID()}`);
+  try {
+    const handle = await open(tmp, 'wx');
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, join(dir, name));
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+function compareRecords(a: FileRecord, b: FileRecord): number {
+  if (a.uploadedAt !== b.uploadedAt) return a.uploadedAt < b.uploadedAt ? -1 : 1;
+  if (a.fileId !== b.fileId) return a.fileId < b.fileId ? -1 : 1;
+  return 0;
+}
+
+/**
+ * A FileStore on the local file system:
+ * `<dir>/accounts/<first 32 hex chars of sha256(accountId)>/<fileId>/{record.json, content.bin, artifacts/<name>}`.
+ *
+ * Every file is written to a temp file in its directory and renamed into place. `put` writes the content
+ * first and record.json last, so a directory without record.json (a put that crashed, or one in progress)
+ * is treated as absent. Re-putting a file first removes its record.json and its artifacts (they were
+ * derived from the old content), so readers see the old file, nothing, or the new file.
+ * Reads check that the stored record belongs to the account asked for.
+ */
+export function createFsFileStore(options: { dir: string }): FileStore {
+  const root = resolve(options.dir);
+
+  function accountDir(accountId: string): string {
+    const hash = createHash('sha256').update(accountId, 'utf8').digest('hex').slice(0, 32);
+    return join(root, 'accounts', hash);
+  }
+
+  function fileDir(accountId: string, fileId: string): string {
+    return join(accountDir(accountId), fileId);
+  }
+
+  async function readRecord(accountId: string, fileId: string): Promise<FileRecord | undefined> {
+    const bytes = await readIfPresent(join(fileDir(accountId, fileId), RECORD));
+    if (bytes === undefined) return undefined;
+    let record: unknown;
+    try {
+      record = JSON.parse(bytes.toString('utf8'));
+    } catch (cause) {
+      throw new DocexError('INTERNAL', 'A stored file record is unreadable.', { cause });
+    }
+    if (typeof record !== 'object' || record === null) {
+      throw new DocexError('INTERNAL', 'A stored file record is unreadable.');
+    }
+    const candidate = record as FileRecord;
+    return candidate.accountId === accountId && candidate.fileId === fileId ? candidate : undefined;
+  }
+
+  return {
+    async put(record, content) {
+      checkFileId(record.fileId);
+      const dir = fileDir(record.accountId, record.fileId);
+      await mkdir(dir, { recursive: true });
+      // The old file (if any) disappears as a whole before the new one is written.
+      await rm(join(dir, RECORD), { force: true });
+      await rm(join(dir, ARTIFACTS), { recursive: true, force: true });
+      await writeAtomic(dir, CONTENT, content);
+      await writeAtomic(dir, RECORD, JSON.stringify(record));
+    },
+
+    async get(accountId, fileId) {
+      checkFileId(fileId);
+      const record = await readRecord(accountId, fileId);
+      if (record === undefined) return undefined;
+      const content = await readIfPresent(join(fileDir(accountId, fileId), CONTENT));
+      if (content === undefined) return undefined; // deleted meanwhile
+      return { record, content: new Uint8Array(content) };
+    },
+
+    async stat(accountId, fileId) {
+      checkFileId(fileId);
+      return readRecord(accountId, fileId);
+    },
+
+    async delete(accountId, fileId) {
+      checkFileId(fileId);
+      const record = await readRecord(accountId, fileId);
+      if (record === undefined) return false;
+      const dir = fileDir(accountId, fileId);
+      // Removing record.json makes the file absent at once; of two concurrent deletes only one sees it.
+      try {
+        await unlink(join(dir, RECORD));
+      } catch (error) {
+        if (isEnoent(error)) return false;
+        throw error;
+      }
+      await rm(dir, { recursive: true, force: true });
+      return true;
+    },
+
+    async list(accountId) {
+      let names: string[];
+      try {
+        names = await readdir(accountDir(accountId));
+      } catch (error) {
+        if (isEnoent(error)) return [];
+        throw error;
+      }
+      const ids = names.filter((name) => UUID.test(name));
+      const records: FileRecord[] = [];
+      for (let i = 0; i < ids.length; i += LIST_BATCH) {
+        const batch = await Promise.all(ids.slice(i, i + LIST_BATCH).map((id) => readRecord(accountId, id)));
+        for (const record of batch) if (record !== undefined) records.push(record);
+      }
+      return records.sort(compareRecords);
+    },
+
+    async putArtifact(accountId, fileId, name, content) {
+      checkFileId(fileId);
+      checkArtifactName(name);
+      if ((await readRecord(accountId, fileId)) === undefined) return false;
+      const dir = join(fileDir(accountId, fileId), ARTIFACTS);
+      await mkdir(dir, { recursive: true });
+      await writeAtomic(dir, name, content);
+      return true;
+    },
+
+    async getArtifact(accountId, fileId, name) {
+      checkFileId(fileId);
+      checkArtifactName(name);
+      if ((await readRecord(accountId, fileId)) === undefined) return undefined;
+      const bytes = await readIfPresent(join(fileDir(accountId, fileId), ARTIFACTS, name));
+      return bytes === undefined ? undefined : new Uint8Array(bytes);
+    },
+  };
+}

@@ -1,0 +1,320 @@
+import { DocexError } from '../core/errors.js';
+import type { Block, Box, Line, MediaType, Page, Token, TokenLayer } from '../core/types.js';
+import type { ImageBackend } from '../ports/image-backend.js';
+import type { OcrEngine } from '../ports/ocr-engine.js';
+import type { PdfPage, PdfReader } from '../ports/pdf-reader.js';
+import { clampBox01, intersection, mapBox, area, type PointMap } from './geometry.js';
+import { layoutWords, union, type FrameBox } from './layout.js';
+import { recognisePage, type RecognisedRegion } from './ocr-page.js';
+import { crop } from './raster.js';
+import { isUsableText, wordsFromRuns, type TextWord } from './text-layer.js';
+
+export type OcrMode = 'auto' | 'always' | 'never';
+
+export interface IngestDeps {
+  pdf: PdfReader;
+  ocr: OcrEngine;
+  images: ImageBackend;
+}
+
+export interface IngestOptions {
+  ocr: OcrMode;
+  maxPages: number;
+  /** Largest image (pixels) decoded, and largest bitmap a PDF page is rendered to. */
+  maxPixels: number;
+  /** Resolution PDF pages are rendered at for OCR. */
+  dpi: number;
+}
+
+/** A word ready for the token layer: text, box in page fractions, confidence and origin. */
+interface PageWord {
+  text: string;
+  box: Box;
+  confidence: number;
+  source: 'text' | 'ocr';
+}
+
+/** Words of a page grouped into blocks of lines, boxes in page fractions. */
+interface PageContent {
+  page: Page;
+  blocks: PageWord[][][];
+}
+
+/** Reads a stored file into its token layer. The caller stores the result. */
+export async function ingestDocument(
+  file: { fileId: string; mediaType: MediaType; content: Uint8Array },
+  deps: IngestDeps,
+  options: IngestOptions,
+): Promise<TokenLayer> {
+  const pages =
+    file.mediaType === 'application/pdf'
+      ? await ingestPdf(file.content, deps, options)
+      : [await ingestImage(file.content, deps, options)];
+  return assembleTokenLayer(file.fileId, file.mediaType, pages);
+}
+
+async function ingestImage(
+  bytes: Uint8Array,
+  deps: IngestDeps,
+  options: IngestOptions,
+): Promise<PageContent> {
+  const image = await deps.images.decode(bytes, { maxPixels: options.maxPixels });
+  const page: Page = {
+    pageNum: 1,
+    width: image.width,
+    height: image.height,
+    unit: 'px',
+    rotation: 0,
+    source: 'none',
+  };
+  if (options.ocr === 'never') return { page, blocks: [] };
+  const region = await recognisePage(image, deps, { detectOrientation: true });
+  page.source = 'ocr';
+  page.ocrCorrection = { ...region.correction, dpi: 0 };
+  return { page, blocks: regionBlocks(region, (x, y) => [x / image.width, y / image.height]) };
+}
+
+async function ingestPdf(
+  bytes: Uint8Array,
+  deps: IngestDeps,
+  options: IngestOptions,
+): Promise<PageContent[]> {
+  const doc = await deps.pdf.open(bytes);
+  try {
+    if (doc.pageCount > options.maxPages) {
+      throw new DocexError(
+        'PAGE_LIMIT_EXCEEDED',
+        `The document has ${doc.pageCount} pages; the limit is ${options.maxPages}.`,
+      );
+    }
+    if (doc.pageCount < 1) throw new DocexError('PDF_CORRUPT', 'The PDF has no pages.');
+    const pages: PageContent[] = [];
+    for (let n = 1; n <= doc.pageCount; n++) {
+      pages.push(await ingestPdfPage(await doc.page(n), n, deps, options));
+    }
+    return pages;
+  } finally {
+    await doc.close();
+  }
+}
+
+/** An image region holding fewer text-layer words than this is recognised as well. */
+const FEW_WORDS = 8;
+/** Image regions smaller than this share of the page (icons, rules) are not recognised. */
+const MIN_IMAGE_AREA = 0.002;
+
+async function ingestPdfPage(
+  pdfPage: PdfPage,
+  pageNum: number,
+  deps: IngestDeps,
+  options: IngestOptions,
+): Promise<PageContent> {
+  const page: Page = {
+    pageNum,
+    width: pdfPage.width,
+    height: pdfPage.height,
+    unit: 'pt',
+    rotation: pdfPage.rotation,
+    source: 'none',
+  };
+  const words = wordsFromRuns(await pdfPage.textRuns());
+  const usable = isUsableText(words);
+  const keepText = usable || (options.ocr === 'never' && words.length > 0);
+  const textBlocks = keepText ? textLayerBlocks(words, page.width, page.height) : [];
+  const textBoxes = textBlocks.flat(2).map((w) => w.box);
+  if (keepText) page.source = 'text';
+
+  const fullPage = options.ocr === 'always' || (options.ocr === 'auto' && !usable);
+  const lookAtImages = options.ocr === 'auto' && usable && (await pdfPage.hasImages());
+  if (!fullPage && !lookAtImages) return { page, blocks: textBlocks };
+
+  const rendered = await pdfPage.render({ dpi: options.dpi, maxPixels: options.maxPixels });
+  const { image } = rendered;
+  const toPage: PointMap = (x, y) => [x / image.width, y / image.height];
+  const ocrBlocks: PageWord[][][] = [];
+  if (fullPage) {
+    const region = await recognisePage(image, deps, { dpi: rendered.dpi, detectOrientation: true });
+    page.ocrCorrection = { ...region.correction, dpi: rendered.dpi };
+    ocrBlocks.push(...regionBlocks(region, toPage));
+  } else {
+    for (const placement of rendered.images) {
+      const [ax, ay, bx, by, cx, cy] = placement.corners;
+      const dx = bx + cx - ax;
+      const dy = by + cy - ay;
+      const box = clampBox01({
+        x0: Math.min(ax, bx, cx, dx),
+        y0: Math.min(ay, by, cy, dy),
+        x1: Math.max(ax, bx, cx, dx),
+        y1: Math.max(ay, by, cy, dy),
+      });
+      if (area(box) < MIN_IMAGE_AREA) continue;
+      const inside = textBoxes.filter((t) => contains(box, centre(t))).length;
+      if (inside >= FEW_WORDS) continue;
+      const px = { x: box.x0 * image.width, y: box.y0 * image.height };
+      const part = crop(image, px.x, px.y, (box.x1 - box.x0) * image.width, (box.y1 - box.y0) * image.height);
+      if (part.width < 8 || part.height < 8) continue;
+      const region = await recognisePage(part, deps, { dpi: rendered.dpi, detectOrientation: false });
+      const origin = { x: Math.max(0, Math.round(px.x)), y: Math.max(0, Math.round(px.y)) };
+      ocrBlocks.push(...regionBlocks(region, (x, y) => toPage(x + origin.x, y + origin.y)));
+    }
+  }
+  // Where the text layer already has a word, its word wins: it is exact.
+  const extra = ocrBlocks
+    .map((block) =>
+      block
+        .map((line) => line.filter((w) => !textBoxes.some((t) => overlaps(t, w.box))))
+        .filter((l) => l.length > 0),
+    )
+    .filter((b) => b.length > 0);
+  if (extra.length > 0) page.source = keepText ? 'text+ocr' : 'ocr';
+  return { page, blocks: [...textBlocks, ...extra] };
+}
+
+/** Lays out text-layer words by reading direction, so sideways text forms its own lines. */
+function textLayerBlocks(words: TextWord[], width: number, height: number): PageWord[][][] {
+  const blocks: PageWord[][][] = [];
+  for (const direction of [0, 90, 180, 270] as const) {
+    const group = words.filter((w) => w.direction === direction);
+    if (group.length === 0) continue;
+    const toFrame = turnToFrame(direction, width, height);
+    const fromFrame = turnFromFrame(direction, width, height);
+    const frameBoxes = group.map((w) => mapBox(w.box, toFrame));
+    const toPage: PointMap = (x, y) => {
+      const [px, py] = fromFrame(x, y);
+      return [px / width, py / height];
+    };
+    for (const block of layoutWords(frameBoxes)) {
+      blocks.push(
+        block.lines.map((line) =>
+          line.words.map((i) => ({
+            text: group[i]!.text,
+            box: clampBox01(mapBox(frameBoxes[i]!, toPage)),
+            confidence: 1,
+            source: 'text' as const,
+          })),
+        ),
+      );
+    }
+  }
+  return blocks;
+}
+
+/** Turns page points so text of the given direction reads left to right. */
+function turnToFrame(direction: 0 | 90 | 180 | 270, w: number, h: number): PointMap {
+  switch (direction) {
+    case 0:
+      return (x, y) => [x, y];
+    case 90:
+      return (x, y) => [y, w - x];
+    case 180:
+      return (x, y) => [w - x, h - y];
+    case 270:
+      return (x, y) => [h - y, x];
+  }
+}
+
+function turnFromFrame(direction: 0 | 90 | 180 | 270, w: number, h: number): PointMap {
+  switch (direction) {
+    case 0:
+      return (x, y) => [x, y];
+    case 90:
+      return (x, y) => [w - y, x];
+    case 180:
+      return (x, y) => [w - x, h - y];
+    case 270:
+      return (x, y) => [y, h - x];
+  }
+}
+
+function regionBlocks(region: RecognisedRegion, toPage: PointMap): PageWord[][][] {
+  return region.blocks.map((block) =>
+    block.lines.map((line) =>
+      line.words.map((w) => ({
+        text: w.text,
+        box: clampBox01(mapBox(w.box, toPage)),
+        confidence: w.confidence,
+        source: 'ocr' as const,
+      })),
+    ),
+  );
+}
+
+function centre(box: FrameBox): { x: number; y: number } {
+  return { x: (box.x0 + box.x1) / 2, y: (box.y0 + box.y1) / 2 };
+}
+
+function contains(box: FrameBox, point: { x: number; y: number }): boolean {
+  return point.x >= box.x0 && point.x <= box.x1 && point.y >= box.y0 && point.y <= box.y1;
+}
+
+function overlaps(a: FrameBox, b: FrameBox): boolean {
+  const shared = intersection(a, b);
+  return shared > 0.3 * Math.min(area(a), area(b));
+}
+
+/** Numbers tokens, lines and blocks in reading order: page, block (top to bottom), line, word. */
+export function assembleTokenLayer(fileId: string, mediaType: MediaType, pages: PageContent[]): TokenLayer {
+  const tokens: Token[] = [];
+  const lines: Line[] = [];
+  const blocks: Block[] = [];
+  for (const { page, blocks: pageBlocks } of pages) {
+    const ordered = pageBlocks
+      .map((b) => ({ lines: b, box: boxOf(b.flat().map((w) => w.box)) }))
+      .sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+    for (const block of ordered) {
+      const blockId = blocks.length;
+      const lineIds: number[] = [];
+      for (const words of block.lines) {
+        const lineId = lines.length;
+        const tokenIds: number[] = [];
+        for (const word of words) {
+          tokenIds.push(tokens.length);
+          tokens.push({
+            id: tokens.length,
+            text: word.text,
+            pageNum: page.pageNum,
+            box: round(word.box),
+            confidence: round4(word.confidence),
+            source: word.source,
+            lineId,
+          });
+        }
+        lines.push({
+          id: lineId,
+          pageNum: page.pageNum,
+          box: round(boxOf(words.map((w) => w.box))),
+          tokenIds,
+          blockId,
+        });
+        lineIds.push(lineId);
+      }
+      blocks.push({ id: blockId, pageNum: page.pageNum, box: round(block.box), lineIds });
+    }
+  }
+  return {
+    formatVersion: 1,
+    fileId,
+    mediaType,
+    pages: pages.map((p) => p.page),
+    tokens,
+    lines,
+    blocks,
+    createdAt: new Date().toISOString(),
+  };
+}
+
+function boxOf(boxes: Box[]): Box {
+  return boxes.reduce((acc, b) => union(acc, b));
+}
+
+function round4(v: number): number {
+  return Math.round(v * 10_000) / 10_000;
+}
+
+function round(box: Box): Box {
+  return { x0: round6(box.x0), y0: round6(box.y0), x1: round6(box.x1), y1: round6(box.y1) };
+}
+
+function round6(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
+}

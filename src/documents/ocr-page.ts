@@ -1,0 +1,106 @@
+import type { GreyImage, ImageBackend } from '../ports/image-backend.js';
+import type { OcrEngine, OcrWord } from '../ports/ocr-engine.js';
+import { compose, mapBox, scaleMap, undoRightAngle, undoRotation, type PointMap } from './geometry.js';
+import { layoutWords, type FrameBox } from './layout.js';
+import { analysePageGeometry } from './orientation.js';
+import { rotateRightAngle } from './raster.js';
+
+/** Words, lines and blocks of one recognised region, boxes in pixels of the image as given. */
+export interface RecognisedRegion {
+  blocks: Array<{ lines: Array<{ words: Array<{ text: string; confidence: number; box: FrameBox }> }> }>;
+  correction: { rightAngle: 0 | 90 | 180 | 270; skew: number };
+}
+
+export interface OcrPageDeps {
+  ocr: OcrEngine;
+  images: ImageBackend;
+}
+
+/** Skew below this many degrees is left alone: turning costs time and blurs the print. */
+const MIN_SKEW = 0.3;
+/** Text lines shorter than this many pixels are enlarged before recognition... */
+const SMALL_LINE = 18;
+/** ...to about this height. */
+const TARGET_LINE = 28;
+/** Below this quality the other reading (turned by 180 degrees) is tried too. */
+const CONFIDENT_READING = 0.65;
+
+/**
+ * Recognises a page image as the user sees it: finds sideways and upside-down text and skew, turns the
+ * image upright for the recogniser, and maps every box back to the image as given.
+ */
+export async function recognisePage(
+  image: GreyImage,
+  deps: OcrPageDeps,
+  options: { dpi?: number; detectOrientation: boolean },
+): Promise<RecognisedRegion> {
+  const geometry = analysePageGeometry(image);
+  if (geometry.ink < 0.0005) return { blocks: [], correction: { rightAngle: 0, skew: 0 } };
+
+  let working = image;
+  let toGiven: PointMap = (x, y) => [x, y];
+  let dpi = options.dpi;
+  if (geometry.lineHeight > 0 && geometry.lineHeight < SMALL_LINE) {
+    const factor = Math.min(3, TARGET_LINE / geometry.lineHeight);
+    const width = Math.round(image.width * factor);
+    const height = Math.round(image.height * factor);
+    working = await deps.images.resize(image, width, height);
+    toGiven = scaleMap(image.width / width, image.height / height);
+    if (dpi) dpi *= factor;
+  }
+
+  const readings: Array<0 | 90 | 180 | 270> = !options.detectOrientation
+    ? [0]
+    : geometry.sideways
+      ? [270, 90]
+      : [0, 180];
+  const skew = options.detectOrientation && Math.abs(geometry.skew) >= MIN_SKEW ? geometry.skew : 0;
+
+  let best:
+    { words: OcrWord[]; rightAngle: 0 | 90 | 180 | 270; toWorking: PointMap; score: number } | undefined;
+  for (const rightAngle of readings) {
+    const turned = rotateRightAngle(working, rightAngle);
+    let upright = turned;
+    let toWorking = undoRightAngle(rightAngle, working.width, working.height);
+    if (skew !== 0) {
+      upright = await deps.images.rotate(turned, -skew);
+      toWorking = compose(
+        undoRotation(-skew, turned.width, turned.height, upright.width, upright.height),
+        toWorking,
+      );
+    }
+    const words = await deps.ocr.recognize(upright, dpi === undefined ? {} : { dpi });
+    const quality = readingQuality(words);
+    if (!best || quality.score > best.score) best = { words, rightAngle, toWorking, score: quality.score };
+    if (quality.mean >= CONFIDENT_READING && quality.chars >= 20) break;
+  }
+  if (!best) return { blocks: [], correction: { rightAngle: 0, skew: 0 } };
+
+  const toImage = compose(best.toWorking, toGiven);
+  const frameBoxes = best.words.map((w) => ({ x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1 }));
+  const chosen = best.words;
+  return {
+    blocks: layoutWords(frameBoxes).map((block) => ({
+      lines: block.lines.map((line) => ({
+        words: line.words.map((index) => ({
+          text: chosen[index]!.text,
+          confidence: chosen[index]!.confidence,
+          box: mapBox(frameBoxes[index]!, toImage),
+        })),
+      })),
+    })),
+    correction: { rightAngle: best.rightAngle, skew },
+  };
+}
+
+/** How much readable text a recognition produced: letters and digits weighted by confidence. */
+function readingQuality(words: readonly OcrWord[]): { score: number; mean: number; chars: number } {
+  let chars = 0;
+  let score = 0;
+  for (const word of words) {
+    const n = (word.text.match(/[\p{L}\p{N}]/gu) ?? []).length;
+    chars += n;
+    score += n * word.confidence;
+  }
+  return { score, mean: chars === 0 ? 0 : score / chars, chars };
+}

@@ -1,0 +1,117 @@
+import type { TextRun } from '../ports/pdf-reader.js';
+import type { FrameBox } from './layout.js';
+
+/** A word of a PDF text layer, with its box in displayed page points and its reading direction. */
+export interface TextWord {
+  text: string;
+  box: FrameBox;
+  /** Direction of the text, clockwise from "left to right": 0, 90 (reads downwards), 180, 270. */
+  direction: 0 | 90 | 180 | 270;
+}
+
+/** Share of the font size above the baseline and below it that a word's box covers. */
+const ASCENT = 0.8;
+const DESCENT = 0.2;
+
+/**
+ * Splits text runs into words. pdfjs gives runs (often a whole line, sometimes single glyphs); a
+ * word's extent inside a run is estimated from its share of the run's characters, which is close for
+ * proportional fonts at the length of a word.
+ */
+export function wordsFromRuns(runs: readonly TextRun[]): TextWord[] {
+  const words: TextWord[] = [];
+  for (const run of mergeAdjacentRuns(runs)) {
+    const chars = [...run.text];
+    if (chars.length === 0) continue;
+    const advance = run.width / chars.length;
+    const upX = run.dy;
+    const upY = -run.dx;
+    const direction = quantiseDirection(run.dx, run.dy);
+    let start = -1;
+    for (let i = 0; i <= chars.length; i++) {
+      const isSpace = i === chars.length || /\s/u.test(chars[i]!);
+      if (!isSpace && start < 0) start = i;
+      if (isSpace && start >= 0) {
+        const s = start * advance;
+        const e = i * advance;
+        const xs: number[] = [];
+        const ys: number[] = [];
+        for (const along of [s, e]) {
+          for (const rise of [-DESCENT * run.height, ASCENT * run.height]) {
+            xs.push(run.x + run.dx * along + upX * rise);
+            ys.push(run.y + run.dy * along + upY * rise);
+          }
+        }
+        words.push({
+          text: chars.slice(start, i).join(''),
+          box: { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) },
+          direction,
+        });
+        start = -1;
+      }
+    }
+  }
+  return words;
+}
+
+/**
+ * Joins runs that continue one another on the same baseline with no gap (PDFs that place glyph by
+ * glyph or split a word across font changes), so a word is not cut in two.
+ */
+function mergeAdjacentRuns(runs: readonly TextRun[]): TextRun[] {
+  const merged: TextRun[] = [];
+  for (const run of runs) {
+    const last = merged[merged.length - 1];
+    if (last && continues(last, run)) {
+      merged[merged.length - 1] = {
+        ...last,
+        text: last.text + run.text,
+        width: last.width + gapAlong(last, run) + run.width,
+      };
+    } else {
+      merged.push({ ...run });
+    }
+  }
+  return merged;
+}
+
+function gapAlong(a: TextRun, b: TextRun): number {
+  const endX = a.x + a.dx * a.width;
+  const endY = a.y + a.dy * a.width;
+  return (b.x - endX) * a.dx + (b.y - endY) * a.dy;
+}
+
+function continues(a: TextRun, b: TextRun): boolean {
+  if (Math.abs(a.dx - b.dx) > 1e-3 || Math.abs(a.dy - b.dy) > 1e-3) return false;
+  if (Math.abs(a.height - b.height) > 0.2 * Math.max(a.height, b.height)) return false;
+  if (/\s$/u.test(a.text) || /^\s/u.test(b.text)) return false;
+  // Same baseline: the offset of b from a's end, across the direction, is small.
+  const endX = a.x + a.dx * a.width;
+  const endY = a.y + a.dy * a.width;
+  const across = Math.abs(-(b.x - endX) * a.dy + (b.y - endY) * a.dx);
+  if (across > 0.15 * a.height) return false;
+  const gap = gapAlong(a, b);
+  return gap > -0.15 * a.height && gap < 0.12 * a.height;
+}
+
+function quantiseDirection(dx: number, dy: number): 0 | 90 | 180 | 270 {
+  const angle = (Math.round((Math.atan2(dy, dx) * 180) / Math.PI / 90) * 90 + 360) % 360;
+  return angle as 0 | 90 | 180 | 270;
+}
+
+/**
+ * Whether a page's text layer is worth reading rather than OCRing: enough words, and mostly letters and
+ * digits (a font without a Unicode map yields private-use or control characters).
+ */
+export function isUsableText(words: readonly TextWord[]): boolean {
+  if (words.length < 3) return false;
+  let good = 0;
+  let total = 0;
+  for (const word of words) {
+    for (const ch of word.text) {
+      total++;
+      if (/[\p{L}\p{N}\p{P}\p{S}]/u.test(ch) && !/[\p{Co}\p{Cc}\uFFFD]/u.test(ch)) good++;
+    }
+  }
+  return total > 0 && good / total >= 0.8;
+}

@@ -1,0 +1,24 @@
+export { createEngine } from './engine.js';
+export type { Engine, EngineOptions, UploadOptions, IngestCallOptions } from './engine.js';
+export { DocexError, isDocexError } from './core/errors.js';
+export type { ErrorCode, ErrorDetail } from './core/errors.js';
+export type { AccountLimits, AccountSettings } from './core/accounts.js';
+export { DEFAULT_LIMITS } from './core/accounts.js';
+export type {
+  Block,
+  Box,
+  FileRecord,
+  Line,
+  MediaType,
+  Page,
+  PageSource,
+  Token,
+  TokenLayer,
+} from './core/types.js';
+export type { FileStore } from './ports/file-store.js';
+export type { GreyImage, ImageBackend } from './ports/image-backend.js';
+export type { OcrEngine, OcrOptions, OcrWord } from './ports/ocr-engine.js';
+export type { ImagePlacement, PdfDocument, PdfPage, PdfReader, TextRun } from './ports/pdf-reader.js';
+export type { OcrMode } from './documents/ingest.js';
+export type { UploadInput } from './documents/read-limited.js';
+export type { TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';

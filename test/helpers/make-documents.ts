@@ -1,0 +1,120 @@
+/**
+ * Documents the tests make themselves: born-digital PDFs with pdf-lib, and "scans" made by rendering
+ * those PDFs to bitmaps, optionally turned and skewed, then embedded in a PDF or encoded as PNG/JPEG.
+ */
+import { createCanvas } from '@napi-rs/canvas';
+import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
+import { createPdfjsReader } from '../../src/adapters/pdf/pdfjs-reader.js';
+import type { GreyImage } from '../../src/ports/image-backend.js';
+
+export interface TextLine {
+  text: string;
+  /** Left edge and baseline, in points from the top left of the unrotated page. */
+  x: number;
+  y: number;
+  size?: number;
+  bold?: boolean;
+}
+
+export interface TextPage {
+  lines: TextLine[];
+  /** /Rotate of the page. */
+  rotate?: 0 | 90 | 180 | 270;
+  width?: number;
+  height?: number;
+}
+
+export const A4 = { width: 595, height: 842 };
+
+export const INVOICE_LINES: TextLine[] = [
+  { text: 'ACME Supplies Pty Ltd', x: 50, y: 70, size: 20, bold: true },
+  { text: 'TAX INVOICE', x: 400, y: 70, size: 16, bold: true },
+  { text: 'Invoice Number: INV-20931', x: 50, y: 140, size: 12 },
+  { text: 'Invoice Date: 14 March 2024', x: 50, y: 160, size: 12 },
+  { text: 'Description Quantity Amount', x: 50, y: 230, size: 12, bold: true },
+  { text: 'Widgets large 4 120.00', x: 50, y: 250, size: 12 },
+  { text: 'Delivery 1 30.00', x: 50, y: 270, size: 12 },
+  { text: 'Total 150.00', x: 50, y: 320, size: 14, bold: true },
+];
+
+export async function makeTextPdf(pages: TextPage[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  for (const spec of pages) {
+    const width = spec.width ?? A4.width;
+    const height = spec.height ?? A4.height;
+    const page = doc.addPage([width, height]);
+    if (spec.rotate) page.setRotation(degrees(spec.rotate));
+    for (const line of spec.lines) {
+      page.drawText(line.text, {
+        x: line.x,
+        y: height - line.y,
+        size: line.size ?? 12,
+        font: line.bold ? bold : regular,
+      });
+    }
+  }
+  return doc.save();
+}
+
+/** Renders page `pageNum` of a PDF to a greyscale bitmap at `dpi`. */
+export async function renderPdfPage(pdf: Uint8Array, dpi: number, pageNum = 1): Promise<GreyImage> {
+  const doc = await createPdfjsReader().open(pdf);
+  try {
+    const page = await doc.page(pageNum);
+    return (await page.render({ dpi, maxPixels: 50_000_000 })).image;
+  } finally {
+    await doc.close();
+  }
+}
+
+export async function encodeImage(image: GreyImage, format: 'png' | 'jpeg'): Promise<Uint8Array> {
+  const canvas = createCanvas(image.width, image.height);
+  const ctx = canvas.getContext('2d');
+  const rgba = ctx.createImageData(image.width, image.height);
+  for (let i = 0; i < image.data.length; i++) {
+    const v = image.data[i]!;
+    rgba.data[i * 4] = v;
+    rgba.data[i * 4 + 1] = v;
+    rgba.data[i * 4 + 2] = v;
+    rgba.data[i * 4 + 3] = 255;
+  }
+  ctx.putImageData(rgba, 0, 0);
+  return new Uint8Array(format === 'png' ? await canvas.encode('png') : await canvas.encode('jpeg', 92));
+}
+
+/** A PDF whose pages are only images (a scan): each image fills an A4 page (sideways if wider). */
+export async function makeImagePdf(images: Uint8Array[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (const bytes of images) {
+    const isPng = bytes[0] === 0x89;
+    const image = isPng ? await doc.embedPng(bytes) : await doc.embedJpg(bytes);
+    const landscape = image.width > image.height;
+    const [w, h] = landscape ? [A4.height, A4.width] : [A4.width, A4.height];
+    const page = doc.addPage([w, h]);
+    page.drawImage(image, { x: 0, y: 0, width: w, height: h });
+  }
+  return doc.save();
+}
+
+/** A born-digital page whose supplier name is only inside an embedded picture (a logo). */
+export async function makeMixedPdf(logoText: string, lines: TextLine[]): Promise<Uint8Array> {
+  const logoPdf = await makeTextPdf([
+    { width: 300, height: 60, lines: [{ text: logoText, x: 10, y: 40, size: 26, bold: true }] },
+  ]);
+  const logo = await encodeImage(await renderPdfPage(logoPdf, 300), 'png');
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([A4.width, A4.height]);
+  const png = await doc.embedPng(logo);
+  page.drawImage(png, { x: 40, y: A4.height - 40 - 60, width: 300, height: 60 });
+  for (const line of lines)
+    page.drawText(line.text, { x: line.x, y: A4.height - line.y, size: line.size ?? 12, font });
+  return doc.save();
+}
+
+/** Finds the first token whose text equals `text` (case-insensitive). */
+export function findToken<T extends { text: string }>(tokens: readonly T[], text: string): T | undefined {
+  return tokens.find((t) => t.text.toLowerCase() === text.toLowerCase());
+}
