@@ -21,4 +21,4 @@ export type { OcrEngine, OcrOptions, OcrWord } from './ports/ocr-engine.js';
 export type { ImagePlacement, PdfDocument, PdfPage, PdfReader, TextRun } from './ports/pdf-reader.js';
 export type { OcrMode } from './documents/ingest.js';
 export type { UploadInput } from './documents/read-limited.js';
-export type { TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';
+export type { TesseractOcr, TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';

@@ -3,7 +3,7 @@
  * those PDFs to bitmaps, optionally turned and skewed, then embedded in a PDF or encoded as PNG/JPEG.
  */
 import { createCanvas } from '@napi-rs/canvas';
-import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
+import { PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts, degrees } from 'pdf-lib';
 import { createPdfjsReader } from '../../src/adapters/pdf/pdfjs-reader.js';
 import type { GreyImage } from '../../src/ports/image-backend.js';
 
@@ -117,4 +117,33 @@ export async function makeMixedPdf(logoText: string, lines: TextLine[]): Promise
 /** Finds the first token whose text equals `text` (case-insensitive). */
 export function findToken<T extends { text: string }>(tokens: readonly T[], text: string): T | undefined {
   return tokens.find((t) => t.text.toLowerCase() === text.toLowerCase());
+}
+
+/** A small PDF whose page tree claims 10,000 pages (the same page listed again and again). */
+export async function makePageBombPdf(pages = 10_000): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([200, 200]);
+  const kids = doc.catalog.Pages().Kids();
+  for (let i = 1; i < pages; i++) kids.push(page.ref);
+  doc.catalog.Pages().set(PDFName.of('Count'), PDFNumber.of(pages));
+  return doc.save({ useObjectStreams: false });
+}
+
+/** A PDF encrypted with a user password (standard security handler, revision 2) nobody knows. */
+export async function makeEncryptedPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await makeTextPdf([{ lines: INVOICE_LINES }]));
+  const encrypt = doc.context.obj({
+    Filter: 'Standard',
+    V: 1,
+    R: 2,
+    O: PDFHexString.of('ab'.repeat(32)),
+    U: PDFHexString.of('cd'.repeat(32)),
+    P: -44,
+  });
+  doc.context.trailerInfo.Encrypt = doc.context.register(encrypt);
+  doc.context.trailerInfo.ID = doc.context.obj([
+    PDFHexString.of('01'.repeat(16)),
+    PDFHexString.of('01'.repeat(16)),
+  ]);
+  return doc.save({ useObjectStreams: false });
 }

@@ -46,7 +46,14 @@ export function englishModelDir(): string {
 /** Bitmaps above this many pixels grow a worker's heap for good: the worker is replaced after them. */
 const LARGE_IMAGE_PIXELS = 16_000_000;
 
-export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine & { readonly size: number } {
+export interface TesseractOcr extends OcrEngine {
+  /** Number of workers the pool runs at most. */
+  readonly size: number;
+  /** Workers started and retired so far, and pages recognised: for monitoring. */
+  stats(): { started: number; retired: number; live: number; pages: number; failures: number };
+}
+
+export function createTesseractOcr(options: TesseractOcrOptions = {}): TesseractOcr {
   const size = Math.max(1, options.workers ?? os.availableParallelism());
   const recycleAfterPages = options.recycleAfterPages ?? 50;
   const recycleAboveRss = (options.recycleAboveRssMb ?? 1500) * 1024 * 1024;
@@ -59,6 +66,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
   let running = 0;
   let closed = false;
   const live = new Set<PooledWorker>();
+  const counters = { started: 0, retired: 0, pages: 0, failures: 0 };
 
   async function startWorker(): Promise<PooledWorker> {
     // All packs must sit in one folder for tesseract.js; the common case is a single folder.
@@ -87,11 +95,13 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
     }
     const pooled = { worker, pages: 0 };
     live.add(pooled);
+    counters.started++;
     return pooled;
   }
 
   async function discard(pooled: PooledWorker): Promise<void> {
-    live.delete(pooled);
+    if (!live.delete(pooled)) return;
+    counters.retired++;
     await pooled.worker.terminate().catch(() => undefined);
   }
 
@@ -101,6 +111,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
       pooled = idle.pop() ?? (await startWorker());
       const words = await recognizeOn(pooled, job);
       pooled.pages++;
+      counters.pages++;
       const large = job.image.width * job.image.height > LARGE_IMAGE_PIXELS;
       if (
         closed ||
@@ -114,6 +125,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
       }
       job.resolve(words);
     } catch (error) {
+      counters.failures++;
       if (pooled) await discard(pooled);
       job.reject(toDocexError(error, 'OCR_FAILED', 'Text recognition failed on this page.'));
     }
@@ -167,6 +179,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): OcrEngine
 
   return {
     size,
+    stats: () => ({ ...counters, live: live.size }),
     recognize(image: GreyImage, opts: OcrOptions = {}): Promise<OcrWord[]> {
       if (closed) return Promise.reject(new DocexError('ENGINE_CLOSED', 'The OCR engine has been closed.'));
       if (image.width < 1 || image.height < 1) return Promise.resolve([]);
