@@ -1,0 +1,664 @@
+/**
+ * docex benchmark: our figures beside native baselines measured in the same run.
+ *   1. text-layer ingestion (engine, ocr: 'never')   vs  pdftotext -bbox-layout
+ *   2. OCR of 300 dpi page images (tesseract.js pool) vs  native tesseract, two processes
+ *   3. full-pipeline OCR ingestion of a 16-page scanned PDF: time and peak memory
+ * Prints a table and writes bench/out/results.json. A missing native tool gives "n/a", never a failure.
+ * Run: npm run bench
+ */
+import { fork, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { createEngine, type Engine } from '../src/index.js';
+import { createTesseractOcr, englishModelDir } from '../src/adapters/ocr/tesseract-ocr.js';
+import { createPdfjsReader } from '../src/adapters/pdf/pdfjs-reader.js';
+import { encodePgm } from '../src/documents/raster.js';
+import type { GreyImage } from '../src/ports/image-backend.js';
+import type { PdfReader } from '../src/ports/pdf-reader.js';
+import type { ChildMessage, PipelineChildResult } from './pipeline-child.js';
+import { makeInvoicePdf, makeScannedPdf, pageWords, type GeneratedPdf } from './lib/invoice.js';
+import { peakSampler, procStatusBytes, toMb, treeRssBytes } from './lib/memory.js';
+import { debianPackageOf, missingTool, run, runPool, toolVersion } from './lib/native.js';
+import { encodeGreyPng } from './lib/png.js';
+import { fmt, formatTable, splitWords, wordRecall } from './lib/report.js';
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+const OUT_DIR = path.join(BENCH_DIR, 'out');
+
+const TEXT_DOCS = 20;
+const PAGES_PER_DOC = 3;
+const TEXT_ROUNDS = 3;
+const OCR_PAGES = 6;
+const OCR_WORKERS = 2;
+const NATIVE_SLOTS = 2;
+const PIPELINE_PAGES = 16;
+const DPI = 300;
+const MAX_PIXELS = 40_000_000;
+const TARGET_TEXT_RATIO = 0.5;
+const TARGET_OCR_RATIO = 0.8;
+const TARGET_PEAK_RSS_MB = 600;
+
+type Measured = { seconds: number; pages: number; pagesPerSecond: number };
+type Baseline = ({ ok: true } & Measured & Record<string, unknown>) | { ok: false; reason: string };
+
+interface SummaryRow {
+  metric: string;
+  docex: string;
+  baseline: string;
+  ratio: string;
+  target: string;
+  met: string;
+}
+
+const startedAt = performance.now();
+const elapsed = (): string => `${((performance.now() - startedAt) / 1000).toFixed(1)} s`;
+const log = (text: string): void => console.log(text);
+const na = (reason: string): string => `n/a (${reason})`;
+const yesNo = (ok: boolean): string => (ok ? 'yes' : 'NO');
+const measured = (seconds: number, pages: number): Measured => ({
+  seconds,
+  pages,
+  pagesPerSecond: pages / seconds,
+});
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> {
+  const start = performance.now();
+  const value = await work();
+  return { value, seconds: (performance.now() - start) / 1000 };
+}
+
+async function renderPages(reader: PdfReader, bytes: Uint8Array, pageNums: number[]): Promise<GreyImage[]> {
+  const doc = await reader.open(bytes);
+  try {
+    const images: GreyImage[] = [];
+    for (const n of pageNums) {
+      const page = await doc.page(n);
+      images.push((await page.render({ dpi: DPI, maxPixels: MAX_PIXELS })).image);
+    }
+    return images;
+  } finally {
+    await doc.close();
+  }
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Native tool facts
+
+interface TesseractModel {
+  description: string;
+  path: string;
+  lstmBytes?: number;
+}
+
+function lstmBytes(file: string): number | undefined {
+  const result = spawnSync('combine_tessdata', ['-d', file], { encoding: 'utf8' });
+  if (result.error) return undefined;
+  const match = /\blstm:size=(\d+)/.exec(`${result.stdout}\n${result.stderr}`);
+  return match ? Number(match[1]) : undefined;
+}
+
+function networkClass(bytes: number | undefined): string {
+  if (bytes === undefined) return 'network size unknown';
+  const kib = Math.round(bytes / 1024);
+  return `LSTM network ${kib} KiB, ${bytes < 1_000_000 ? 'tessdata_fast' : 'tessdata_best/best_int'} class`;
+}
+
+async function describeModel(file: string, origin: string): Promise<TesseractModel> {
+  const size = (await readFile(file)).byteLength;
+  const lstm = lstmBytes(file);
+  const model: TesseractModel = {
+    description: `${origin} (${file}, ${fmt(size / 1024 / 1024, 'MiB')}, ${networkClass(lstm)})`,
+    path: file,
+  };
+  if (lstm !== undefined) model.lstmBytes = lstm;
+  return model;
+}
+
+/** The tessdata folder native tesseract uses and whether it has English, or why it cannot be used. */
+function nativeTessdata(): { dir: string; langs: string[] } | { reason: string } {
+  const missing = missingTool('tesseract', ['--version']);
+  if (missing) return { reason: missing };
+  const result = spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8' });
+  const text = `${result.stdout}\n${result.stderr}`;
+  const dir = /languages in "([^"]+)"/.exec(text)?.[1];
+  const langs = text
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim())
+    .filter((l) => /^[a-z_]+$/i.test(l));
+  if (!dir) return { reason: 'tesseract did not report its tessdata folder' };
+  if (!langs.includes('eng'))
+    return { reason: 'tesseract has no eng model: apt-get install tesseract-ocr-eng' };
+  return { dir, langs };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 1. Text layer
+
+async function ingestAll(
+  engine: Engine,
+  docs: GeneratedPdf[],
+): Promise<{ pages: number; texts: string[][] }> {
+  let pages = 0;
+  const texts: string[][] = [];
+  for (const doc of docs) {
+    const record = await engine.upload(doc.bytes);
+    const layer = await engine.ingest(record.fileId);
+    pages += layer.pages.length;
+    texts.push(
+      layer.pages.map((p) =>
+        layer.tokens
+          .filter((t) => t.pageNum === p.pageNum)
+          .map((t) => t.text)
+          .join(' '),
+      ),
+    );
+  }
+  return { pages, texts };
+}
+
+async function benchTextLayer(tmp: string, warmDoc: GeneratedPdf, docs: GeneratedPdf[]) {
+  log(
+    `\n== 1. Text layer: ${docs.length} born-digital PDFs x ${PAGES_PER_DOC} pages, ${TEXT_ROUNDS} rounds ==`,
+  );
+  const dir = path.join(tmp, 'text');
+  await mkdir(dir);
+  const files = await Promise.all(
+    [warmDoc, ...docs].map(async (doc, i) => {
+      const file = path.join(dir, `invoice-${String(i).padStart(2, '0')}.pdf`);
+      await writeFile(file, doc.bytes);
+      return file;
+    }),
+  );
+  const expected = docs.flatMap((d) => d.pages.map(pageWords)).flat();
+  const linesPerPage = docs[0]!.pages.map((items) => new Set(items.map((i) => i.y)).size);
+  log(
+    `   ${fmt(docs[0]!.bytes.byteLength / 1024, 'KiB')} per PDF, ${linesPerPage.join('/')} text lines on the pages of the first;` +
+      ` each round runs docex then pdftotext over the same ${docs.length} files; figures are medians`,
+  );
+
+  const engine = createEngine({ ingest: { ocr: 'never' } });
+  const pdftotextMissing = missingTool('pdftotext', ['-v']);
+  let baselineError: string | undefined;
+  const outs = files.map((f) => f.replace(/\.pdf$/, '.html'));
+  const oursRounds: Measured[] = [];
+  const baseRounds: Measured[] = [];
+  let found: string[] = [];
+  try {
+    // Warm-up: one document through the engine, one file through pdftotext.
+    await ingestAll(engine, [warmDoc]);
+    if (!pdftotextMissing) {
+      await run('pdftotext', ['-bbox-layout', files[0]!, outs[0]!]).catch((error: Error) => {
+        baselineError = `pdftotext failed: ${error.message}`;
+      });
+    }
+    for (let round = 0; round < TEXT_ROUNDS; round++) {
+      // docex: upload then ingest, one document after another.
+      const { value, seconds } = await timed(() => ingestAll(engine, docs));
+      oursRounds.push(measured(seconds, value.pages));
+      if (round === 0) found = value.texts.flat().flatMap(splitWords);
+      // Baseline: pdftotext -bbox-layout over the same files, one after another.
+      if (pdftotextMissing || baselineError) continue;
+      try {
+        const { seconds: s } = await timed(async () => {
+          for (let i = 1; i < files.length; i++)
+            await run('pdftotext', ['-bbox-layout', files[i]!, outs[i]!]);
+        });
+        baseRounds.push(measured(s, docs.length * PAGES_PER_DOC));
+      } catch (error) {
+        baselineError = `pdftotext failed: ${(error as Error).message}`;
+      }
+    }
+  } finally {
+    await engine.close();
+  }
+
+  const ours = {
+    ...medianRound(oursRounds),
+    rounds: oursRounds.map((r) => r.pagesPerSecond),
+    tokens: found.length,
+    recall: wordRecall(expected, found),
+  };
+  log(
+    `   docex     : ${ours.pages} pages in ${fmt(ours.seconds, 's')} = ${fmt(ours.pagesPerSecond, 'pages/s')}` +
+      ` (rounds: ${ours.rounds.map((v) => fmt(v)).join(', ')}; ${ours.tokens} tokens, ${fmt(ours.recall * 100, '%')} of printed words)`,
+  );
+
+  let baseline: Baseline;
+  const reason = pdftotextMissing ?? baselineError;
+  if (reason) {
+    baseline = { ok: false, reason };
+    log(`   pdftotext : ${na(reason)}`);
+  } else {
+    const words: string[] = [];
+    for (const out of outs.slice(1)) {
+      const html = await readFile(out, 'utf8');
+      for (const m of html.matchAll(/<word [^>]*>([^<]*)<\/word>/g)) words.push(decodeEntities(m[1]!));
+    }
+    const median = medianRound(baseRounds);
+    const rounds = baseRounds.map((r) => r.pagesPerSecond);
+    const recall = wordRecall(expected, words);
+    const tool = toolVersion('pdftotext', ['-v']);
+    baseline = { ok: true, ...median, rounds, words: words.length, recall, tool };
+    log(
+      `   pdftotext : ${median.pages} pages in ${fmt(median.seconds, 's')} = ${fmt(median.pagesPerSecond, 'pages/s')}` +
+        ` (rounds: ${rounds.map((v) => fmt(v)).join(', ')}; ${words.length} words, ${fmt(recall * 100, '%')} of printed words; ${tool})`,
+    );
+  }
+  const ratio = baseline.ok ? ours.pagesPerSecond / baseline.pagesPerSecond : undefined;
+  if (ratio !== undefined) log(`   ratio docex/pdftotext = ${fmt(ratio)} (target >= ${TARGET_TEXT_RATIO})`);
+  return {
+    documents: docs.length,
+    pagesPerDocument: PAGES_PER_DOC,
+    rounds: TEXT_ROUNDS,
+    docex: ours,
+    baseline,
+    ratio,
+  };
+}
+
+/** The round with the median throughput (rounds are few and odd in number). */
+function medianRound(rounds: Measured[]): Measured {
+  const sorted = [...rounds].sort((a, b) => a.pagesPerSecond - b.pagesPerSecond);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 2. OCR
+
+async function benchOcr(tmp: string, warmImage: GreyImage, images: GreyImage[], expected: string[][]) {
+  log(
+    `\n== 2. OCR: ${images.length} page images at ${DPI} dpi, ${OCR_WORKERS} workers vs ${NATIVE_SLOTS} processes ==`,
+  );
+  const dir = path.join(tmp, 'ocr');
+  await mkdir(dir);
+  log(`   image size ${images[0]!.width} x ${images[0]!.height} px (greyscale)`);
+
+  // docex: tesseract.js pool, both workers started by two concurrent warm-up calls.
+  const docexModelFile = path.join(englishModelDir(), 'eng.traineddata.gz');
+  const ocr = createTesseractOcr({ workers: OCR_WORKERS });
+  let ours: Measured & { words: number; recall: number; warmUpSeconds: number };
+  try {
+    const warm = await timed(() => Promise.all([ocr.recognize(warmImage), ocr.recognize(warmImage)]));
+    const { value, seconds } = await timed(() => Promise.all(images.map((image) => ocr.recognize(image))));
+    const found = value.map((words) => words.map((w) => w.text));
+    ours = {
+      ...measured(seconds, images.length),
+      words: found.flat().length,
+      recall: wordRecall(expected.flat(), found.flat()),
+      warmUpSeconds: warm.seconds,
+    };
+  } finally {
+    await ocr.close();
+  }
+  log(
+    `   docex     : ${ours.pages} pages in ${fmt(ours.seconds, 's')} = ${fmt(ours.pagesPerSecond, 'pages/s')}` +
+      ` (${ours.words} words, ${fmt(ours.recall * 100, '%')} of printed words; warm-up ${fmt(ours.warmUpSeconds, 's')})`,
+  );
+  log(`     model   : tesseract.js ${tesseractJsVersion()} with @tesseract.js-data/eng 4.0.0_best_int`);
+
+  // Baselines: native tesseract, two processes at a time, one thread each.
+  const pgms = await Promise.all(
+    [warmImage, ...images].map(async (image, i) => {
+      const file = path.join(dir, `page-${i}.pgm`);
+      await writeFile(file, encodePgm(image));
+      return file;
+    }),
+  );
+  const tess = nativeTessdata();
+  let nativeModel: TesseractModel | undefined;
+  let docexModel: TesseractModel | undefined;
+  let baseline: Baseline;
+  let sameModel: Baseline;
+  if ('reason' in tess) {
+    baseline = { ok: false, reason: tess.reason };
+    sameModel = { ok: false, reason: tess.reason };
+    printNative('tesseract ', baseline);
+  } else {
+    const debianFile = path.join(tess.dir, 'eng.traineddata');
+    nativeModel = await describeModel(debianFile, `eng from ${debianPackageOf(debianFile) ?? 'the system'}`);
+    log(`   native    : ${toolVersion('tesseract', ['--version'])}, model ${nativeModel.description}`);
+    baseline = await nativeOcr(pgms, dir, 'native', [], expected);
+    printNative('tesseract ', baseline);
+
+    // For information: the same native binary with docex's own (larger) model.
+    const docexTessdata = path.join(tmp, 'tessdata-docex');
+    await mkdir(docexTessdata);
+    const unpacked = path.join(docexTessdata, 'eng.traineddata');
+    await writeFile(unpacked, gunzipSync(await readFile(docexModelFile)));
+    docexModel = await describeModel(unpacked, 'eng from @tesseract.js-data/eng 4.0.0_best_int');
+    sameModel = await nativeOcr(pgms, dir, 'native-docex-model', ['--tessdata-dir', docexTessdata], expected);
+    printNative('tesseract with docex model', sameModel, '(for information)');
+  }
+  const ratio = baseline.ok ? ours.pagesPerSecond / baseline.pagesPerSecond : undefined;
+  const sameModelRatio = sameModel.ok ? ours.pagesPerSecond / sameModel.pagesPerSecond : undefined;
+  if (ratio !== undefined)
+    log(`   ratio docex/native tesseract = ${fmt(ratio)} (target >= ${TARGET_OCR_RATIO})`);
+  if (sameModelRatio !== undefined) {
+    log(`   ratio docex/native tesseract with docex's model = ${fmt(sameModelRatio)} (for information)`);
+  }
+  return {
+    pages: images.length,
+    dpi: DPI,
+    workers: OCR_WORKERS,
+    docex: ours,
+    docexModel: docexModel ?? { description: 'eng 4.0.0_best_int', path: docexModelFile },
+    baseline,
+    nativeModel,
+    ratio,
+    sameModelBaseline: sameModel,
+    sameModelRatio,
+  };
+}
+
+function tesseractJsVersion(): string {
+  try {
+    return (createRequire(import.meta.url)('tesseract.js/package.json') as { version: string }).version;
+  } catch {
+    return '(version unknown)';
+  }
+}
+
+async function nativeOcr(
+  pgms: string[],
+  dir: string,
+  label: string,
+  extraArgs: string[],
+  expected: string[][],
+): Promise<Baseline> {
+  const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
+  const args = (pgm: string, out: string): string[] => [
+    pgm,
+    out,
+    ...extraArgs,
+    '-l',
+    'eng',
+    '--oem',
+    '1',
+    '--psm',
+    '3',
+  ];
+  try {
+    const [warm, ...pages] = pgms;
+    await run('tesseract', args(warm!, path.join(dir, `${label}-warm`)), env);
+    const outs = pages.map((_, i) => path.join(dir, `${label}-${i}`));
+    const { seconds } = await timed(() =>
+      runPool(
+        pages.map((pgm, i) => () => run('tesseract', args(pgm, outs[i]!), env)),
+        NATIVE_SLOTS,
+      ),
+    );
+    const found = await Promise.all(outs.map(async (o) => splitWords(await readFile(`${o}.txt`, 'utf8'))));
+    return {
+      ok: true,
+      ...measured(seconds, pages.length),
+      words: found.flat().length,
+      recall: wordRecall(expected.flat(), found.flat()),
+    };
+  } catch (error) {
+    return { ok: false, reason: `tesseract failed: ${(error as Error).message}` };
+  }
+}
+
+function printNative(name: string, result: Baseline, note = ''): void {
+  const label = name.trimEnd().padEnd(10);
+  if (!result.ok) {
+    log(`   ${label}: ${na(result.reason)}`);
+    return;
+  }
+  log(
+    `   ${label}: ${result.pages} pages in ${fmt(result.seconds, 's')} = ${fmt(result.pagesPerSecond, 'pages/s')}` +
+      ` (${String(result.words)} words, ${fmt(Number(result.recall) * 100, '%')} of printed words) ${note}`.trimEnd(),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 3. Full pipeline
+
+async function benchPipeline(tmp: string, pngs: Uint8Array[], expected: string[][]) {
+  log(`\n== 3. Full pipeline: one ${pngs.length}-page scanned PDF, createEngine({ ocr: { workers: 2 } }) ==`);
+  const pdf = await makeScannedPdf(pngs);
+  const file = path.join(tmp, `scanned-${pngs.length}.pdf`);
+  await writeFile(file, pdf);
+  log(`   ${fmt(pdf.byteLength / 1024 / 1024, 'MiB')} PDF, each page a full-page ${DPI} dpi greyscale PNG`);
+  log('   ingesting in a fresh Node process (so earlier stages do not count towards its memory) ...');
+
+  const child = fork(path.join(BENCH_DIR, 'pipeline-child.ts'), [file], {
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const pid = child.pid!;
+  let processPeak: { stop(): number | undefined } | undefined;
+  let treePeak: { stop(): number | undefined } | undefined;
+  const result = await new Promise<{
+    child: PipelineChildResult;
+    processRssOutside: number | undefined;
+    treeRss: number | undefined;
+  }>((resolve, reject) => {
+    let settled = false;
+    child.on('message', (message: ChildMessage) => {
+      if (message.type === 'ready') {
+        processPeak = peakSampler(() => procStatusBytes(pid, 'VmRSS'), 50);
+        treePeak = peakSampler(() => treeRssBytes(pid), 50);
+        child.send('go');
+      } else if (message.type === 'done') {
+        settled = true;
+        resolve({ child: message, processRssOutside: processPeak?.stop(), treeRss: treePeak?.stop() });
+      } else {
+        settled = true;
+        reject(new Error(`pipeline child failed: ${message.error}`));
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      processPeak?.stop();
+      treePeak?.stop();
+      if (!settled) reject(new Error(`pipeline child exited (${code}) before reporting`));
+    });
+  });
+  await new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+
+  const r = result.child;
+  const seconds = r.wallMs / 1000;
+  const recall = wordRecall(expected.flat(), r.pageTexts.flatMap(splitWords));
+  const out = {
+    pages: r.pages,
+    tokens: r.tokens,
+    seconds,
+    uploadSeconds: r.uploadMs / 1000,
+    ingestSeconds: r.ingestMs / 1000,
+    pagesPerSecond: r.pages / seconds,
+    secondsPerPage: seconds / r.pages,
+    recall,
+    pageSources: r.pageSources,
+    rssBeforeMb: toMb(r.rssBeforeBytes),
+    peakRssSampledMb: toMb(r.peakRssSampledBytes),
+    peakRssKernelMb: toMb(r.peakRssKernelBytes),
+    peakRssOutsideMb: toMb(result.processRssOutside),
+    peakTreeRssMb: toMb(result.treeRss),
+    pdfBytes: pdf.byteLength,
+  };
+  const sources = [...new Set(r.pageSources)].join(', ');
+  log(
+    `   docex     : ${r.pages} pages in ${fmt(seconds, 's')} (upload ${fmt(out.uploadSeconds, 's')}, ingest ${fmt(out.ingestSeconds, 's')})` +
+      ` = ${fmt(out.pagesPerSecond, 'pages/s')}, ${fmt(out.secondsPerPage, 's/page')}; page source: ${sources}`,
+  );
+  log(`               ${r.tokens} tokens, ${fmt(recall * 100, '%')} of printed words`);
+  log(
+    '               cold engine: the time includes starting the OCR workers; pages are ingested one' +
+      ' after another, so only one of the 2 workers is busy at a time',
+  );
+  log(
+    `   memory    : RSS before ${fmt(out.rssBeforeMb, 'MB')}; peak RSS sampled in-process every 50 ms ${fmt(out.peakRssSampledMb, 'MB')};` +
+      ` kernel peak (VmHWM) ${fmt(out.peakRssKernelMb, 'MB')}; sampled from outside ${fmt(out.peakRssOutsideMb, 'MB')}`,
+  );
+  log(
+    `               process tree (the node process incl. its tesseract.js worker threads, plus any child processes) ${fmt(out.peakTreeRssMb, 'MB')}`,
+  );
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  log(
+    `docex benchmark - node ${process.version}, ${os.platform()} ${os.arch()}, ` +
+      `${os.availableParallelism()} cores (${os.cpus()[0]?.model.trim() ?? 'unknown cpu'}), ${Math.round(os.totalmem() / 1024 ** 3)} GB RAM`,
+  );
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'docex-bench-'));
+  const reader = createPdfjsReader();
+  try {
+    // Documents: doc 0 is the warm-up, docs 1..20 are measured.
+    const [warmDoc, ...docs] = await Promise.all(
+      Array.from({ length: TEXT_DOCS + 1 }, (_, i) => makeInvoicePdf(i, PAGES_PER_DOC)),
+    );
+    const text = await benchTextLayer(tmp, warmDoc!, docs);
+
+    // OCR pages: all pages of docs 1 and 2, rendered as a scanner would see them.
+    const ocrPages = docs.slice(0, OCR_PAGES / PAGES_PER_DOC);
+    const ocrImages: GreyImage[] = [];
+    for (const doc of ocrPages) ocrImages.push(...(await renderPages(reader, doc.bytes, [1, 2, 3])));
+    const [warmImage] = await renderPages(reader, warmDoc!.bytes, [1]);
+    const ocr = await benchOcr(
+      tmp,
+      warmImage!,
+      ocrImages,
+      ocrPages.flatMap((d) => d.pages.map(pageWords)),
+    );
+    ocrImages.length = 0;
+
+    // Scanned PDF: 16 further pages (docs 3 to 8), each rendered at 300 dpi and embedded as a PNG.
+    const scanSources = docs
+      .slice(2)
+      .flatMap((d) => d.pages.map((items, i) => ({ doc: d, page: i + 1, items })));
+    const chosen = scanSources.slice(0, PIPELINE_PAGES);
+    const pngs: Uint8Array[] = [];
+    for (const { doc, page } of chosen) {
+      const [image] = await renderPages(reader, doc.bytes, [page]);
+      pngs.push(encodeGreyPng(image!));
+    }
+    const pipeline = await benchPipeline(
+      tmp,
+      pngs,
+      chosen.map((c) => pageWords(c.items)),
+    );
+
+    // Summary
+    const baselineCell = (b: Baseline, digits: (v: number) => string): string =>
+      b.ok ? digits(b.pagesPerSecond) : na(b.reason);
+    const ratioCell = (r: number | undefined): string => (r === undefined ? 'n/a' : fmt(r));
+    const metCell = (r: number | undefined, target: number): string =>
+      r === undefined ? 'n/a' : yesNo(r >= target);
+    const rssRow = (metric: string, mb: number | undefined): SummaryRow => ({
+      metric,
+      docex: fmt(mb, 'MB'),
+      baseline: '-',
+      ratio: '-',
+      target: `< ${TARGET_PEAK_RSS_MB} MB`,
+      met: mb === undefined ? 'n/a' : yesNo(mb < TARGET_PEAK_RSS_MB),
+    });
+    const rows: SummaryRow[] = [
+      {
+        metric: 'Text layer ingest, pages/s (vs pdftotext -bbox-layout)',
+        docex: fmt(text.docex.pagesPerSecond),
+        baseline: baselineCell(text.baseline, (v) => fmt(v)),
+        ratio: ratioCell(text.ratio),
+        target: `>= ${TARGET_TEXT_RATIO}`,
+        met: metCell(text.ratio, TARGET_TEXT_RATIO),
+      },
+      {
+        metric: `OCR ${OCR_PAGES} pages, pages/s (vs native tesseract, Debian eng)`,
+        docex: fmt(ocr.docex.pagesPerSecond),
+        baseline: baselineCell(ocr.baseline, (v) => fmt(v)),
+        ratio: ratioCell(ocr.ratio),
+        target: `>= ${TARGET_OCR_RATIO}`,
+        met: metCell(ocr.ratio, TARGET_OCR_RATIO),
+      },
+      {
+        metric: "  info: same, native tesseract with docex's model",
+        docex: fmt(ocr.docex.pagesPerSecond),
+        baseline: baselineCell(ocr.sameModelBaseline, (v) => fmt(v)),
+        ratio: ratioCell(ocr.sameModelRatio),
+        target: '-',
+        met: '-',
+      },
+      {
+        metric: `Pipeline OCR ingest, ${pipeline.pages} pages, pages/s`,
+        docex: fmt(pipeline.pagesPerSecond),
+        baseline: '-',
+        ratio: '-',
+        target: '-',
+        met: '-',
+      },
+      {
+        metric: 'Pipeline OCR ingest, wall time',
+        docex: fmt(pipeline.seconds, 's'),
+        baseline: '-',
+        ratio: '-',
+        target: '-',
+        met: '-',
+      },
+      rssRow('Pipeline peak RSS, process (50 ms samples)', pipeline.peakRssSampledMb),
+      rssRow('Pipeline peak RSS, process (kernel VmHWM)', pipeline.peakRssKernelMb),
+      rssRow('Pipeline peak RSS, process tree', pipeline.peakTreeRssMb),
+    ];
+    log('\n== Summary ==');
+    log(
+      formatTable(
+        ['metric', 'docex', 'baseline', 'ratio', 'target', 'met?'],
+        rows.map((r) => [r.metric, r.docex, r.baseline, r.ratio, r.target, r.met]),
+      ),
+    );
+    const totalSeconds = (performance.now() - startedAt) / 1000;
+    log(`\nTotal bench time ${elapsed()}.`);
+
+    await mkdir(OUT_DIR, { recursive: true });
+    const results = {
+      generatedAt: new Date().toISOString(),
+      totalSeconds,
+      environment: {
+        node: process.version,
+        platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+        cores: os.availableParallelism(),
+        cpu: os.cpus()[0]?.model.trim(),
+        totalMemoryMb: Math.round(os.totalmem() / 1024 / 1024),
+        pdftotext: missingTool('pdftotext', ['-v']) ? null : toolVersion('pdftotext', ['-v']),
+        tesseract: missingTool('tesseract', ['--version']) ? null : toolVersion('tesseract', ['--version']),
+      },
+      targets: {
+        textRatio: TARGET_TEXT_RATIO,
+        ocrRatio: TARGET_OCR_RATIO,
+        peakRssMb: TARGET_PEAK_RSS_MB,
+      },
+      textLayer: text,
+      ocr,
+      pipeline,
+      summary: rows,
+    };
+    const outFile = path.join(OUT_DIR, 'results.json');
+    // Figures that could not be measured are written as null.
+    const json = JSON.stringify(results, (_key, value: unknown) => (value === undefined ? null : value), 2);
+    await writeFile(outFile, `${json}\n`);
+    log(`Results written to ${path.relative(process.cwd(), outFile)}`);
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();
