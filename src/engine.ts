@@ -33,6 +33,8 @@ export interface EngineOptions {
     maxPixels?: number;
     /** Default OCR mode. */
     ocr?: OcrMode;
+    /** Pages of one document read at the same time. Default: the number of OCR workers. */
+    pageConcurrency?: number;
   };
 }
 
@@ -92,6 +94,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     dpi: options.ingest?.dpi ?? 300,
     maxPixels: options.ingest?.maxPixels ?? 40_000_000,
     ocr: options.ingest?.ocr ?? 'auto',
+    pageConcurrency: options.ingest?.pageConcurrency,
   };
   let closed = false;
 
@@ -150,6 +153,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
           maxPages: accounts.get(accountId).limits.maxPages,
           maxPixels: ingestSettings.maxPixels,
           dpi: ingestSettings.dpi,
+          pageConcurrency: ingestSettings.pageConcurrency ?? ocrWorkers(ocrPort),
         },
       );
     } catch (error) {
@@ -256,6 +260,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
       if (ocr) await (await ocr).close();
     },
   };
+}
+
+/** How many pages an OCR engine can work on at once, when it says so (the tesseract pool does). */
+function ocrWorkers(engine: OcrEngine): number {
+  const size = (engine as { size?: unknown }).size;
+  return typeof size === 'number' && size >= 1 ? size : 1;
 }
 
 function isOcrEngine(value: unknown): value is OcrEngine {

@@ -1,4 +1,5 @@
 import { DocexError } from '../core/errors.js';
+import { mapLimit } from '../core/map-limit.js';
 import type { Block, Box, Line, MediaType, Page, Token, TokenLayer } from '../core/types.js';
 import type { ImageBackend } from '../ports/image-backend.js';
 import type { OcrEngine } from '../ports/ocr-engine.js';
@@ -24,6 +25,8 @@ export interface IngestOptions {
   maxPixels: number;
   /** Resolution PDF pages are rendered at for OCR. */
   dpi: number;
+  /** Pages of one document read at the same time (at least 1). */
+  pageConcurrency: number;
 }
 
 /** A word ready for the token layer: text, box in page fractions, confidence and origin. */
@@ -88,11 +91,16 @@ async function ingestPdf(
       );
     }
     if (doc.pageCount < 1) throw new DocexError('PDF_CORRUPT', 'The PDF has no pages.');
-    const pages: PageContent[] = [];
-    for (let n = 1; n <= doc.pageCount; n++) {
-      pages.push(await ingestPdfPage(await doc.page(n), n, deps, options));
-    }
-    return pages;
+    const pageNums = Array.from({ length: doc.pageCount }, (_, i) => i + 1);
+    // Pages are read side by side so every OCR worker has work; each page frees its bitmaps when done.
+    return await mapLimit(pageNums, options.pageConcurrency, async (n) => {
+      const page = await doc.page(n);
+      try {
+        return await ingestPdfPage(page, n, deps, options);
+      } finally {
+        page.release();
+      }
+    });
   } finally {
     await doc.close();
   }

@@ -30,6 +30,8 @@ export interface PdfPage {
   /** Whether the page paints any raster image (cheap: reads the operator list, renders nothing). */
   hasImages(): Promise<boolean>;
   /** Renders the page as displayed, greyscale, at `dpi` (lowered so the bitmap stays under maxPixels). */
+  /** Frees what the page holds in memory (decoded images, fonts); the page may be used again after. */
+  release(): void;
   render(options: {
     dpi: number;
     maxPixels: number;

@@ -1,17 +1,58 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.js';
 import { DocexError } from '../../core/errors.js';
 import { greyFromInterleaved } from '../../documents/raster.js';
 import type { ImagePlacement, PdfDocument, PdfPage, PdfReader, TextRun } from '../../ports/pdf-reader.js';
 
-const IMAGE_OPS = new Set<number>([
-  pdfjs.OPS.paintImageXObject,
-  pdfjs.OPS.paintInlineImageXObject,
-  pdfjs.OPS.paintImageXObjectRepeat,
-  pdfjs.OPS.paintInlineImageXObjectGroup,
-]);
+type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+
+let loading: Promise<Pdfjs> | undefined;
+
+/**
+ * Loads pdfjs-dist's legacy build (the one that runs on Node 20) and its worker module, then puts back
+ * the built-ins its bundled core-js polyfills replace: JSON.parse, JSON.stringify and
+ * Array.prototype.push become several times slower for the whole host process otherwise (measured:
+ * JSON.stringify of a token layer 8x slower). Polyfills that only add missing methods are left.
+ * The import is cached by the module system in any case; this memo only avoids doing the work twice.
+ */
+function loadPdfjs(): Promise<Pdfjs> {
+  loading ??= (async () => {
+    const saved: Array<[object, string, unknown]> = [
+      [JSON, 'parse', JSON.parse],
+      [JSON, 'stringify', JSON.stringify],
+      [Array.prototype, 'push', Array.prototype.push],
+    ];
+    try {
+      const lib = await import('pdfjs-dist/legacy/build/pdf.mjs');
+      // Loading the worker module now (pdfjs runs it in this thread) keeps its polyfills inside this window.
+      const workerModule = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+      await import(workerModule);
+      return lib;
+    } finally {
+      for (const [owner, key, original] of saved) {
+        if ((owner as Record<string, unknown>)[key] !== original) {
+          Object.defineProperty(owner, key, {
+            value: original,
+            writable: true,
+            configurable: true,
+            enumerable: false,
+          });
+        }
+      }
+    }
+  })();
+  return loading;
+}
+
+function imageOps(pdfjs: Pdfjs): Set<number> {
+  return new Set<number>([
+    pdfjs.OPS.paintImageXObject,
+    pdfjs.OPS.paintInlineImageXObject,
+    pdfjs.OPS.paintImageXObjectRepeat,
+    pdfjs.OPS.paintInlineImageXObjectGroup,
+  ]);
+}
 
 /** Filesystem folders of pdfjs-dist's fonts, character maps and decoders, each ending in a separator. */
 function pdfjsAssetDirs(): { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string } {
@@ -26,6 +67,7 @@ export function createPdfjsReader(): PdfReader {
   const assets = pdfjsAssetDirs();
   return {
     async open(bytes: Uint8Array): Promise<PdfDocument> {
+      const pdfjs = await loadPdfjs();
       let task: ReturnType<typeof pdfjs.getDocument>;
       try {
         task = pdfjs.getDocument({
@@ -49,7 +91,7 @@ export function createPdfjsReader(): PdfReader {
         await task.destroy().catch(() => undefined);
         throw translatePdfError(error);
       }
-      return wrapDocument(proxy);
+      return wrapDocument(proxy, imageOps(pdfjs));
     },
   };
 }
@@ -66,7 +108,7 @@ function translatePdfError(error: unknown): DocexError {
   });
 }
 
-function wrapDocument(proxy: PDFDocumentProxy): PdfDocument {
+function wrapDocument(proxy: PDFDocumentProxy, paintsImage: Set<number>): PdfDocument {
   return {
     pageCount: proxy.numPages,
     async page(pageNum: number): Promise<PdfPage> {
@@ -78,7 +120,7 @@ function wrapDocument(proxy: PDFDocumentProxy): PdfDocument {
           cause: error,
         });
       }
-      return wrapPage(proxy, page);
+      return wrapPage(proxy, page, paintsImage);
     },
     async close(): Promise<void> {
       await proxy.destroy();
@@ -91,7 +133,7 @@ function normaliseRotation(rotate: number): 0 | 90 | 180 | 270 {
   return r as 0 | 90 | 180 | 270;
 }
 
-function wrapPage(doc: PDFDocumentProxy, page: PDFPageProxy): PdfPage {
+function wrapPage(doc: PDFDocumentProxy, page: PDFPageProxy, paintsImage: Set<number>): PdfPage {
   const viewport = page.getViewport({ scale: 1 });
   const rotation = normaliseRotation(page.rotate);
   return {
@@ -133,9 +175,13 @@ function wrapPage(doc: PDFDocumentProxy, page: PDFPageProxy): PdfPage {
       }
       return runs;
     },
+    release(): void {
+      // Drops decoded images and fonts pdfjs caches on the page: a scanned page holds tens of MB.
+      page.cleanup();
+    },
     async hasImages(): Promise<boolean> {
       const ops = await page.getOperatorList();
-      return ops.fnArray.some((fn) => IMAGE_OPS.has(fn));
+      return ops.fnArray.some((fn) => paintsImage.has(fn));
     },
     async render({ dpi, maxPixels }) {
       let scale = dpi / 72;
