@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.js';
 import { DocexError } from '../../core/errors.js';
 import { greyFromInterleaved } from '../../documents/raster.js';
 import type { ImagePlacement, PdfDocument, PdfPage, PdfReader, TextRun } from '../../ports/pdf-reader.js';
 
-type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type Pdfjs = typeof PdfjsModule;
 
 let loading: Promise<Pdfjs> | undefined;
 
