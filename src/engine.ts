@@ -154,6 +154,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
           maxPixels: ingestSettings.maxPixels,
           dpi: ingestSettings.dpi,
           pageConcurrency: ingestSettings.pageConcurrency ?? ocrWorkers(ocrPort),
+          // The store handed us a buffer of our own.
+          ownsContent: true,
         },
       );
     } catch (error) {

@@ -1,7 +1,7 @@
 import { DocexError } from '../core/errors.js';
 import { mapLimit } from '../core/map-limit.js';
 import type { Block, Box, Line, MediaType, Page, Token, TokenLayer } from '../core/types.js';
-import type { ImageBackend } from '../ports/image-backend.js';
+import type { GreyImage, ImageBackend } from '../ports/image-backend.js';
 import type { OcrEngine } from '../ports/ocr-engine.js';
 import type { PdfPage, PdfReader } from '../ports/pdf-reader.js';
 import { clampBox01, intersection, mapBox, area, type PointMap } from './geometry.js';
@@ -25,6 +25,8 @@ export interface IngestOptions {
   maxPixels: number;
   /** Resolution PDF pages are rendered at for OCR. */
   dpi: number;
+  /** The content given to ingestDocument is the caller's to give away (no copy is needed). */
+  ownsContent?: boolean;
   /** Pages of one document read at the same time (at least 1). */
   pageConcurrency: number;
 }
@@ -82,7 +84,7 @@ async function ingestPdf(
   deps: IngestDeps,
   options: IngestOptions,
 ): Promise<PageContent[]> {
-  const doc = await deps.pdf.open(bytes);
+  const doc = await deps.pdf.open(bytes, { transfer: options.ownsContent === true });
   try {
     if (doc.pageCount > options.maxPages) {
       throw new DocexError(
@@ -136,16 +138,17 @@ async function ingestPdfPage(
   const lookAtImages = options.ocr === 'auto' && usable && (await pdfPage.hasImages());
   if (!fullPage && !lookAtImages) return { page, blocks: textBlocks };
 
-  const rendered = await pdfPage.render({ dpi: options.dpi, maxPixels: options.maxPixels });
-  const { image } = rendered;
-  const toPage: PointMap = (x, y) => [x / image.width, y / image.height];
   const ocrBlocks: PageWord[][][] = [];
   if (fullPage) {
-    const region = await recognisePage(image, deps, { dpi: rendered.dpi, detectOrientation: true });
-    page.ocrCorrection = { ...region.correction, dpi: rendered.dpi };
+    const { image, dpi, toPage } = await fullPageImage(pdfPage, page, deps, options);
+    const region = await recognisePage(image, deps, { dpi, detectOrientation: true });
+    page.ocrCorrection = { ...region.correction, dpi: Math.round(dpi) };
     ocrBlocks.push(...regionBlocks(region, toPage));
   } else {
-    for (const placement of rendered.images) {
+    const rendered = await pdfPage.render({ dpi: options.dpi, maxPixels: options.maxPixels });
+    const { image } = rendered;
+    const toPage: PointMap = (x, y) => [x / image.width, y / image.height];
+    for (const placement of await pdfPage.imagePlacements()) {
       const [ax, ay, bx, by, cx, cy] = placement.corners;
       const dx = bx + cx - ax;
       const dy = by + cy - ay;
@@ -176,6 +179,45 @@ async function ingestPdfPage(
     .filter((b) => b.length > 0);
   if (extra.length > 0) page.source = keepText ? 'text+ocr' : 'ocr';
   return { page, blocks: [...textBlocks, ...extra] };
+}
+
+/** Scans above this resolution are scaled down to `dpi` before OCR: more pixels only cost time. */
+const MAX_SCAN_DPI = 400;
+
+/**
+ * The picture of a page to OCR: a scanned page's own image at its own resolution when the page is
+ * just that, otherwise a rendering at `options.dpi`.
+ */
+async function fullPageImage(
+  pdfPage: PdfPage,
+  page: Page,
+  deps: IngestDeps,
+  options: IngestOptions,
+): Promise<{ image: GreyImage; dpi: number; toPage: PointMap }> {
+  const scan = await pdfPage.scanImage(options.maxPixels);
+  if (scan) {
+    const { box } = scan;
+    let image = scan.image;
+    let dpi = image.width / (((box.x1 - box.x0) * page.width) / 72);
+    if (dpi > MAX_SCAN_DPI) {
+      const factor = options.dpi / dpi;
+      image = await deps.images.resize(
+        image,
+        Math.round(image.width * factor),
+        Math.round(image.height * factor),
+      );
+      dpi = options.dpi;
+    }
+    const { width, height } = image;
+    return {
+      image,
+      dpi,
+      toPage: (x, y) => [box.x0 + (x / width) * (box.x1 - box.x0), box.y0 + (y / height) * (box.y1 - box.y0)],
+    };
+  }
+  const rendered = await pdfPage.render({ dpi: options.dpi, maxPixels: options.maxPixels });
+  const { image } = rendered;
+  return { image, dpi: rendered.dpi, toPage: (x, y) => [x / image.width, y / image.height] };
 }
 
 /** Lays out text-layer words by reading direction, so sideways text forms its own lines. */

@@ -11,6 +11,7 @@ import type { FileRecord } from '../core/types.js';
  * - Artifact names match /^[a-z0-9][a-z0-9._-]{0,63}$/; other names are refused.
  * - `delete` removes the file and its artifacts and reports whether anything was there.
  * - `list` returns the records of one account, oldest upload first.
+ * `get` and `getArtifact` return buffers the caller owns: changing them changes nothing stored.
  * Adapters throw DocexError('INVALID_ARGUMENT') for a bad id or name; nothing else is thrown for absence.
  */
 export interface FileStore {

@@ -1,3 +1,4 @@
+import type { Box } from '../core/types.js';
 import type { GreyImage } from './image-backend.js';
 
 /**
@@ -29,13 +30,17 @@ export interface PdfPage {
   textRuns(): Promise<TextRun[]>;
   /** Whether the page paints any raster image (cheap: reads the operator list, renders nothing). */
   hasImages(): Promise<boolean>;
-  /** Renders the page as displayed, greyscale, at `dpi` (lowered so the bitmap stays under maxPixels). */
   /** Frees what the page holds in memory (decoded images, fonts); the page may be used again after. */
   release(): void;
-  render(options: {
-    dpi: number;
-    maxPixels: number;
-  }): Promise<{ image: GreyImage; dpi: number; images: ImagePlacement[] }>;
+  /**
+   * When the page is one scanned picture and nothing else, that picture at its own resolution, turned
+   * as displayed, with its extent on the page in fractions; undefined otherwise (render the page).
+   */
+  scanImage(maxPixels: number): Promise<{ image: GreyImage; box: Box } | undefined>;
+  /** Where raster images are painted on the page. */
+  imagePlacements(): Promise<ImagePlacement[]>;
+  /** Renders the page as displayed, greyscale, at `dpi` (lowered so the bitmap stays under maxPixels). */
+  render(options: { dpi: number; maxPixels: number }): Promise<{ image: GreyImage; dpi: number }>;
 }
 
 export interface PdfDocument {
@@ -51,5 +56,9 @@ export interface PdfDocument {
  * document and never reaches the network.
  */
 export interface PdfReader {
-  open(bytes: Uint8Array): Promise<PdfDocument>;
+  /**
+   * `transfer: true` hands the buffer over to the reader (no copy is made; the caller must not use it
+   * after). By default the reader works on its own copy.
+   */
+  open(bytes: Uint8Array, options?: { transfer?: boolean }): Promise<PdfDocument>;
 }

@@ -140,7 +140,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Tesseract
     if (job.options.dpi) params.user_defined_dpi = String(Math.round(job.options.dpi));
     await pooled.worker.setParameters(params);
     const result = await withTimeout(
-      pooled.worker.recognize(Buffer.from(encodePgm(job.image)), {}, { blocks: true, text: false }),
+      pooled.worker.recognize(asBuffer(encodePgm(job.image)), {}, { blocks: true, text: false }),
       pageTimeoutMs,
       () => new DocexError('OCR_TIMEOUT', `Text recognition took longer than ${pageTimeoutMs} ms on a page.`),
     );
@@ -205,4 +205,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
     timer = setTimeout(() => reject(onTimeout()), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A Buffer over the same memory (no copy: a page bitmap is megabytes). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

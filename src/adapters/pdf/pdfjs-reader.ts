@@ -4,6 +4,7 @@ import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.js';
 import { DocexError } from '../../core/errors.js';
 import { greyFromInterleaved } from '../../documents/raster.js';
+import { extractScanImage } from './pdfjs-scan-image.js';
 import type { ImagePlacement, PdfDocument, PdfPage, PdfReader, TextRun } from '../../ports/pdf-reader.js';
 
 type Pdfjs = typeof PdfjsModule;
@@ -67,13 +68,16 @@ function pdfjsAssetDirs(): { standardFontDataUrl: string; cMapUrl: string; wasmU
 export function createPdfjsReader(): PdfReader {
   const assets = pdfjsAssetDirs();
   return {
-    async open(bytes: Uint8Array): Promise<PdfDocument> {
+    async open(bytes: Uint8Array, options: { transfer?: boolean } = {}): Promise<PdfDocument> {
       const pdfjs = await loadPdfjs();
       let task: ReturnType<typeof pdfjs.getDocument>;
       try {
         task = pdfjs.getDocument({
-          // pdfjs takes ownership of (and detaches) the buffer it is given: hand it a plain copy.
-          data: new Uint8Array(bytes),
+          // pdfjs takes ownership of (and detaches) the buffer it is given: a copy unless handed over.
+          // It also refuses Node Buffers, so a Buffer is viewed as a plain Uint8Array.
+          data: options.transfer
+            ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+            : new Uint8Array(bytes),
           ...assets,
           cMapPacked: true,
           isEvalSupported: false,
@@ -92,7 +96,7 @@ export function createPdfjsReader(): PdfReader {
         await task.destroy().catch(() => undefined);
         throw translatePdfError(error);
       }
-      return wrapDocument(proxy, imageOps(pdfjs));
+      return wrapDocument(proxy, pdfjs);
     },
   };
 }
@@ -109,7 +113,8 @@ function translatePdfError(error: unknown): DocexError {
   });
 }
 
-function wrapDocument(proxy: PDFDocumentProxy, paintsImage: Set<number>): PdfDocument {
+function wrapDocument(proxy: PDFDocumentProxy, pdfjs: Pdfjs): PdfDocument {
+  const paintsImage = imageOps(pdfjs);
   return {
     pageCount: proxy.numPages,
     async page(pageNum: number): Promise<PdfPage> {
@@ -121,7 +126,7 @@ function wrapDocument(proxy: PDFDocumentProxy, paintsImage: Set<number>): PdfDoc
           cause: error,
         });
       }
-      return wrapPage(proxy, page, paintsImage);
+      return wrapPage(proxy, page, paintsImage, pdfjs);
     },
     async close(): Promise<void> {
       await proxy.destroy();
@@ -134,7 +139,12 @@ function normaliseRotation(rotate: number): 0 | 90 | 180 | 270 {
   return r as 0 | 90 | 180 | 270;
 }
 
-function wrapPage(doc: PDFDocumentProxy, page: PDFPageProxy, paintsImage: Set<number>): PdfPage {
+function wrapPage(
+  doc: PDFDocumentProxy,
+  page: PDFPageProxy,
+  paintsImage: Set<number>,
+  pdfjs: Pdfjs,
+): PdfPage {
   const viewport = page.getViewport({ scale: 1 });
   const rotation = normaliseRotation(page.rotate);
   return {
@@ -180,9 +190,38 @@ function wrapPage(doc: PDFDocumentProxy, page: PDFPageProxy, paintsImage: Set<nu
       // Drops decoded images and fonts pdfjs caches on the page: a scanned page holds tens of MB.
       page.cleanup();
     },
+    async scanImage(maxPixels: number) {
+      try {
+        return await extractScanImage(pdfjs.OPS, page, viewport, maxPixels);
+      } catch (error) {
+        throw new DocexError('PDF_CORRUPT', `The picture on page ${page.pageNumber} cannot be read.`, {
+          cause: error,
+        });
+      }
+    },
     async hasImages(): Promise<boolean> {
       const ops = await page.getOperatorList();
       return ops.fnArray.some((fn) => paintsImage.has(fn));
+    },
+    async imagePlacements(): Promise<ImagePlacement[]> {
+      // pdfjs records where images land only while rendering (once per page): a thumbnail is enough,
+      // and the images it decodes stay cached for the full render that usually follows.
+      const recorded = () =>
+        (page as unknown as { imageCoordinates?: ArrayLike<number> | null }).imageCoordinates;
+      if (!recorded()) {
+        const thumb = page.getViewport({
+          scale: Math.min(1, 200 / Math.max(viewport.width, viewport.height)),
+        });
+        await renderInto(doc, page, thumb, Math.ceil(thumb.width), Math.ceil(thumb.height), 0, true);
+      }
+      const coords = recorded();
+      const placements: ImagePlacement[] = [];
+      for (let i = 0; coords && i + 6 <= coords.length; i += 6) {
+        placements.push({
+          corners: [0, 1, 2, 3, 4, 5].map((k) => Number(coords[i + k])) as ImagePlacement['corners'],
+        });
+      }
+      return placements;
     },
     async render({ dpi, maxPixels }) {
       let scale = dpi / 72;
@@ -191,40 +230,55 @@ function wrapPage(doc: PDFDocumentProxy, page: PDFPageProxy, paintsImage: Set<nu
       const renderViewport = page.getViewport({ scale });
       const width = Math.max(1, Math.floor(renderViewport.width));
       const height = Math.max(1, Math.floor(renderViewport.height));
-      const factory = (doc as unknown as { canvasFactory: CanvasFactory }).canvasFactory;
-      const entry = factory.create(width, height);
-      try {
-        entry.context.fillStyle = '#ffffff';
-        entry.context.fillRect(0, 0, width, height);
-        const task = page.render({
-          canvasContext: entry.context,
-          canvas: entry.canvas,
-          viewport: renderViewport,
-          intent: 'print',
-          recordImages: true,
-        } as unknown as Parameters<PDFPageProxy['render']>[0]);
-        await task.promise;
-        const placements: ImagePlacement[] = [];
-        // pdfjs keeps what it recorded on the page object (set once, by the first recording render).
-        const coords = (page as unknown as { imageCoordinates?: ArrayLike<number> | null }).imageCoordinates;
-        if (coords) {
-          for (let i = 0; i + 6 <= coords.length; i += 6) {
-            placements.push({
-              corners: [0, 1, 2, 3, 4, 5].map((k) => Number(coords[i + k])) as ImagePlacement['corners'],
-            });
-          }
-        }
-        const rgba = entry.context.getImageData(0, 0, width, height).data;
-        return { image: greyFromInterleaved(rgba, width, height, 4), dpi: scale * 72, images: placements };
-      } catch (error) {
-        throw new DocexError('PDF_CORRUPT', `Page ${page.pageNumber} of the PDF cannot be rendered.`, {
-          cause: error,
-        });
-      } finally {
-        factory.destroy(entry);
+      const grey = new Uint8Array(width * height);
+      // The page is drawn in horizontal bands: an RGBA canvas (and its pixel copy) of a whole 300 dpi
+      // page costs 70 MB, a band a fraction of that.
+      const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_PIXELS / width)));
+      for (let top = 0; top < height; top += bandRows) {
+        const rows = Math.min(bandRows, height - top);
+        const band = await renderInto(doc, page, renderViewport, width, rows, top, false);
+        grey.set(greyFromInterleaved(band, width, rows, 4).data, top * width);
       }
+      return { image: { width, height, data: grey }, dpi: scale * 72 };
     },
   };
+}
+
+/** A page's bitmap at 4 million pixels a band: 16 MB of RGBA at a time. */
+const BAND_PIXELS = 4_000_000;
+
+/** Renders rows [top, top + rows) of the page at `viewport` onto a white canvas; returns its RGBA pixels. */
+async function renderInto(
+  doc: PDFDocumentProxy,
+  page: PDFPageProxy,
+  viewport: ReturnType<PDFPageProxy['getViewport']>,
+  width: number,
+  rows: number,
+  top: number,
+  recordImages: boolean,
+): Promise<ArrayLike<number>> {
+  const factory = (doc as unknown as { canvasFactory: CanvasFactory }).canvasFactory;
+  const entry = factory.create(width, rows);
+  try {
+    entry.context.fillStyle = '#ffffff';
+    entry.context.fillRect(0, 0, width, rows);
+    const task = page.render({
+      canvasContext: entry.context,
+      canvas: entry.canvas,
+      viewport,
+      transform: top === 0 ? null : [1, 0, 0, 1, 0, -top],
+      intent: 'print',
+      recordImages,
+    } as unknown as Parameters<PDFPageProxy['render']>[0]);
+    await task.promise;
+    return entry.context.getImageData(0, 0, width, rows).data;
+  } catch (error) {
+    throw new DocexError('PDF_CORRUPT', `Page ${page.pageNumber} of the PDF cannot be rendered.`, {
+      cause: error,
+    });
+  } finally {
+    factory.destroy(entry);
+  }
 }
 
 interface CanvasFactory {

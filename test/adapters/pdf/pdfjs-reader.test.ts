@@ -1,9 +1,12 @@
+import { PDFDocument, degrees, rgb } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { createPdfjsReader } from '../../../src/adapters/pdf/pdfjs-reader.js';
 import {
   A4,
   INVOICE_LINES,
+  encodeImage,
   makeEncryptedPdf,
+  makeImagePdf,
   makeMixedPdf,
   makeTextPdf,
 } from '../../helpers/make-documents.js';
@@ -42,7 +45,8 @@ describe('pdfjs PdfReader', () => {
     try {
       const page = await doc.page(1);
       expect(await page.hasImages()).toBe(true);
-      const { image, dpi, images } = await page.render({ dpi: 100, maxPixels: 50_000_000 });
+      const images = await page.imagePlacements();
+      const { image, dpi } = await page.render({ dpi: 100, maxPixels: 50_000_000 });
       expect(dpi).toBeCloseTo(100);
       expect(image.width).toBe(Math.floor((A4.width * 100) / 72));
       expect(images).toHaveLength(1);
@@ -56,6 +60,68 @@ describe('pdfjs PdfReader', () => {
       const limited = await page.render({ dpi: 300, maxPixels: 1_000_000 });
       expect(limited.image.width * limited.image.height).toBeLessThanOrEqual(1_000_000);
       expect(limited.dpi).toBeLessThan(300);
+    } finally {
+      await doc.close();
+    }
+  });
+
+  it('renders a large page band by band without seams or shifts', async () => {
+    const pdf = await PDFDocument.create();
+    const page = pdf.addPage([A4.width, A4.height]);
+    // A black bar from 100 pt to 700 pt down the page, 200 pt wide: it crosses every band boundary.
+    page.drawRectangle({ x: 100, y: A4.height - 700, width: 200, height: 600, color: rgb(0, 0, 0) });
+    const doc = await createPdfjsReader().open(await pdf.save());
+    try {
+      const { image, dpi } = await (await doc.page(1)).render({ dpi: 300, maxPixels: 50_000_000 });
+      expect(image.width * image.height).toBeGreaterThan(8_000_000);
+      const px = (pt: number) => Math.round((pt * dpi) / 72);
+      const at = (xPt: number, yPt: number) => image.data[px(yPt) * image.width + px(xPt)]!;
+      for (let y = 102; y < 698; y += 1) expect(at(200, y), `row at ${y} pt`).toBeLessThan(50);
+      expect(at(200, 98)).toBeGreaterThan(200);
+      expect(at(200, 702)).toBeGreaterThan(200);
+      expect(at(90, 400)).toBeGreaterThan(200);
+      expect(at(310, 400)).toBeGreaterThan(200);
+    } finally {
+      await doc.close();
+    }
+  });
+
+  it('takes the picture of a scanned page as stored, turned as displayed, instead of rendering it', async () => {
+    // A 400 x 600 picture, white with a black square in its top-left quarter.
+    const picture = { width: 400, height: 600, data: new Uint8Array(400 * 600).fill(255) };
+    for (let y = 20; y < 120; y++) for (let x = 20; x < 120; x++) picture.data[y * 400 + x] = 0;
+    const png = await encodeImage(picture, 'png');
+    const upright = await makeImagePdf([png]);
+    const doc = await createPdfjsReader().open(upright);
+    try {
+      const scan = (await (await doc.page(1)).scanImage(50_000_000))!;
+      expect(scan.image.width).toBe(400);
+      expect(scan.image.height).toBe(600);
+      expect(scan.box).toEqual({ x0: 0, y0: 0, x1: 1, y1: 1 });
+      expect(scan.image.data[50 * 400 + 50]).toBeLessThan(10);
+      expect(scan.image.data[50 * 400 + 300]).toBeGreaterThan(245);
+    } finally {
+      await doc.close();
+    }
+
+    // The same page shown with /Rotate 90: the square is now top right.
+    const turnedPdf = await PDFDocument.load(upright);
+    turnedPdf.getPage(0).setRotation(degrees(90));
+    const turned = await createPdfjsReader().open(await turnedPdf.save());
+    try {
+      const scan = (await (await turned.page(1)).scanImage(50_000_000))!;
+      expect([scan.image.width, scan.image.height]).toEqual([600, 400]);
+      expect(scan.image.data[50 * 600 + 600 - 50]).toBeLessThan(10);
+      expect(scan.image.data[50 * 600 + 50]).toBeGreaterThan(245);
+    } finally {
+      await turned.close();
+    }
+  });
+
+  it('does not take a picture for the page when the page also draws text or shapes', async () => {
+    const doc = await createPdfjsReader().open(await makeMixedPdf('LOGO', INVOICE_LINES.slice(2)));
+    try {
+      expect(await (await doc.page(1)).scanImage(50_000_000)).toBeUndefined();
     } finally {
       await doc.close();
     }
