@@ -215,3 +215,19 @@ describe('ingesting pages without a text layer', () => {
     expect(layer.tokens).toEqual([]);
   });
 });
+
+describe('ingesting with the pure-JavaScript image backend', () => {
+  it('decodes, deskews and reads a scan with jimp as it does with sharp', async () => {
+    const jimpEngine = createEngine({ images: 'jimp', ocr: { workers: 1 } });
+    try {
+      const upright = await renderPdfPage(await makeTextPdf([{ lines: INVOICE_LINES }]), 150);
+      const skewed = await (await defaultImageBackend('jimp')).rotate(upright, -2);
+      const record = await jimpEngine.upload(await encodeImage(skewed, 'jpeg'));
+      const layer = await jimpEngine.ingest(record.fileId);
+      expect(layer.pages[0]!.ocrCorrection!.skew).toBeCloseTo(-2, 0);
+      expect(normalised(texts(layer))).toContain('invoice number inv20931');
+    } finally {
+      await jimpEngine.close();
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,6 +61,17 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Tesseract
   const pageTimeoutMs = options.pageTimeoutMs ?? 120_000;
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
   const languages = options.languages ?? [{ code: 'eng', dir: englishModelDir() }];
+  if (languages.length === 0 || languages.some((l) => !/^[A-Za-z0-9_]{1,32}$/.test(l.code))) {
+    throw new DocexError(
+      'INVALID_ARGUMENT',
+      'OCR languages need at least one pack, each with a code of letters, digits or _.',
+    );
+  }
+  // tesseract.js reads every pack from one folder: a host with packs from several npm packages copies
+  // them into one folder (the English model's folder holds only English).
+  if (new Set(languages.map((l) => l.dir)).size !== 1) {
+    throw new DocexError('INVALID_ARGUMENT', 'All OCR language packs must be in one folder.');
+  }
 
   const idle: PooledWorker[] = [];
   const queue: PendingJob[] = [];
@@ -69,15 +81,14 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Tesseract
   const counters = { started: 0, retired: 0, pages: 0, failures: 0 };
 
   async function startWorker(): Promise<PooledWorker> {
-    // All packs must sit in one folder for tesseract.js; the common case is a single folder.
-    const dirs = [...new Set(languages.map((l) => l.dir))];
-    if (dirs.length !== 1)
-      throw new DocexError('INVALID_ARGUMENT', 'All OCR language packs must be in one folder.');
+    const missing = await firstMissingPack(languages);
+    if (missing)
+      throw new DocexError('OCR_FAILED', `No OCR language pack "${missing.code}" in ${missing.dir}.`);
     const creating = Tesseract.createWorker(
       languages.map((l) => l.code),
       Tesseract.OEM.LSTM_ONLY,
       {
-        langPath: dirs[0]!,
+        langPath: languages[0]!.dir,
         gzip: true,
         cacheMethod: 'none',
         // Without a handler a bad image throws inside the worker's message handler and ends the process.
@@ -197,6 +208,20 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Tesseract
       await Promise.all([...live].map((w) => discard(w)));
     },
   };
+}
+
+/** The first pack whose file is not there: tesseract.js would otherwise wait for it forever. */
+async function firstMissingPack(
+  packs: Array<{ code: string; dir: string }>,
+): Promise<{ code: string; dir: string } | undefined> {
+  for (const pack of packs) {
+    try {
+      await access(path.join(pack.dir, `${pack.code}.traineddata.gz`));
+    } catch {
+      return pack;
+    }
+  }
+  return undefined;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
