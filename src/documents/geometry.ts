@@ -15,6 +15,20 @@ export function compose(...maps: PointMap[]): PointMap {
   return (x, y) => maps.reduce<[number, number]>((p, m) => m(p[0], p[1]), [x, y]);
 }
 
+/** For an image of size (width, height) turned clockwise by a right angle: where a point lands. */
+export function turnRightAngle(degrees: 0 | 90 | 180 | 270, width: number, height: number): PointMap {
+  switch (degrees) {
+    case 0:
+      return (x, y) => [x, y];
+    case 90:
+      return (x, y) => [height - y, x];
+    case 180:
+      return (x, y) => [width - x, height - y];
+    case 270:
+      return (x, y) => [y, width - x];
+  }
+}
+
 /**
  * For an image of size (width, height) turned clockwise by a right angle: maps a point of the turned
  * image back to the original.

@@ -4,7 +4,15 @@ import type { Block, Box, Line, MediaType, Page, Token, TokenLayer } from '../co
 import type { GreyImage, ImageBackend } from '../ports/image-backend.js';
 import type { OcrEngine } from '../ports/ocr-engine.js';
 import type { PdfPage, PdfReader } from '../ports/pdf-reader.js';
-import { clampBox01, intersection, mapBox, area, type PointMap } from './geometry.js';
+import {
+  area,
+  clampBox01,
+  intersection,
+  mapBox,
+  turnRightAngle,
+  undoRightAngle,
+  type PointMap,
+} from './geometry.js';
 import { layoutWords, union, type FrameBox } from './layout.js';
 import { recognisePage, type RecognisedRegion } from './ocr-page.js';
 import { crop } from './raster.js';
@@ -226,8 +234,10 @@ function textLayerBlocks(words: TextWord[], width: number, height: number): Page
   for (const direction of [0, 90, 180, 270] as const) {
     const group = words.filter((w) => w.direction === direction);
     if (group.length === 0) continue;
-    const toFrame = turnToFrame(direction, width, height);
-    const fromFrame = turnFromFrame(direction, width, height);
+    // Turning the page back by the text's direction makes the text read left to right.
+    const back = ((360 - direction) % 360) as 0 | 90 | 180 | 270;
+    const toFrame = turnRightAngle(back, width, height);
+    const fromFrame = undoRightAngle(back, width, height);
     const frameBoxes = group.map((w) => mapBox(w.box, toFrame));
     const toPage: PointMap = (x, y) => {
       const [px, py] = fromFrame(x, y);
@@ -247,33 +257,6 @@ function textLayerBlocks(words: TextWord[], width: number, height: number): Page
     }
   }
   return blocks;
-}
-
-/** Turns page points so text of the given direction reads left to right. */
-function turnToFrame(direction: 0 | 90 | 180 | 270, w: number, h: number): PointMap {
-  switch (direction) {
-    case 0:
-      return (x, y) => [x, y];
-    case 90:
-      return (x, y) => [y, w - x];
-    case 180:
-      return (x, y) => [w - x, h - y];
-    case 270:
-      return (x, y) => [h - y, x];
-  }
-}
-
-function turnFromFrame(direction: 0 | 90 | 180 | 270, w: number, h: number): PointMap {
-  switch (direction) {
-    case 0:
-      return (x, y) => [x, y];
-    case 90:
-      return (x, y) => [w - y, x];
-    case 180:
-      return (x, y) => [w - x, h - y];
-    case 270:
-      return (x, y) => [y, h - x];
-  }
 }
 
 function regionBlocks(region: RecognisedRegion, toPage: PointMap): PageWord[][][] {

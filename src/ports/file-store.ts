@@ -1,3 +1,4 @@
+import { DocexError } from '../core/errors.js';
 import type { FileRecord } from '../core/types.js';
 
 /**
@@ -27,3 +28,16 @@ export interface FileStore {
 
 export const ARTIFACT_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Refuses anything but an engine-made file id (adapters call this before touching storage). */
+export function assertFileId(fileId: string): void {
+  if (typeof fileId !== 'string' || !UUID.test(fileId)) {
+    throw new DocexError('INVALID_ARGUMENT', 'The file id is not a valid id.');
+  }
+}
+
+export function assertArtifactName(name: string): void {
+  if (typeof name !== 'string' || !ARTIFACT_NAME.test(name)) {
+    throw new DocexError('INVALID_ARGUMENT', 'The artifact name is not a valid name.');
+  }
+}

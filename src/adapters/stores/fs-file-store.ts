@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 
 import { DocexError } from '../../core/errors.js';
 import type { FileRecord } from '../../core/types.js';
-import { ARTIFACT_NAME, UUID } from '../../ports/file-store.js';
+import { UUID, assertArtifactName, assertFileId } from '../../ports/file-store.js';
 import type { FileStore } from '../../ports/file-store.js';
 
 const RECORD = 'record.json';
@@ -12,18 +12,6 @@ const CONTENT = 'content.bin';
 const ARTIFACTS = 'artifacts';
 /** How many records `list` reads at once (keeps the number of open files bounded). */
 const LIST_BATCH = 32;
-
-function checkFileId(fileId: string): void {
-  if (typeof fileId !== 'string' || !UUID.test(fileId)) {
-    throw new DocexError('INVALID_ARGUMENT', 'The file id is not a valid id.');
-  }
-}
-
-function checkArtifactName(name: string): void {
-  if (typeof name !== 'string' || !ARTIFACT_NAME.test(name)) {
-    throw new DocexError('INVALID_ARGUMENT', 'The artifact name is not a valid name.');
-  }
-}
 
 function isEnoent(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
@@ -103,7 +91,7 @@ export function createFsFileStore(options: { dir: string }): FileStore {
 
   return {
     async put(record, content) {
-      checkFileId(record.fileId);
+      assertFileId(record.fileId);
       const dir = fileDir(record.accountId, record.fileId);
       await mkdir(dir, { recursive: true });
       // The old file (if any) disappears as a whole before the new one is written.
@@ -114,7 +102,7 @@ export function createFsFileStore(options: { dir: string }): FileStore {
     },
 
     async get(accountId, fileId) {
-      checkFileId(fileId);
+      assertFileId(fileId);
       const record = await readRecord(accountId, fileId);
       if (record === undefined) return undefined;
       const content = await readIfPresent(join(fileDir(accountId, fileId), CONTENT));
@@ -123,12 +111,12 @@ export function createFsFileStore(options: { dir: string }): FileStore {
     },
 
     async stat(accountId, fileId) {
-      checkFileId(fileId);
+      assertFileId(fileId);
       return readRecord(accountId, fileId);
     },
 
     async delete(accountId, fileId) {
-      checkFileId(fileId);
+      assertFileId(fileId);
       const record = await readRecord(accountId, fileId);
       if (record === undefined) return false;
       const dir = fileDir(accountId, fileId);
@@ -161,8 +149,8 @@ export function createFsFileStore(options: { dir: string }): FileStore {
     },
 
     async putArtifact(accountId, fileId, name, content) {
-      checkFileId(fileId);
-      checkArtifactName(name);
+      assertFileId(fileId);
+      assertArtifactName(name);
       if ((await readRecord(accountId, fileId)) === undefined) return false;
       const dir = join(fileDir(accountId, fileId), ARTIFACTS);
       await mkdir(dir, { recursive: true });
@@ -171,8 +159,8 @@ export function createFsFileStore(options: { dir: string }): FileStore {
     },
 
     async getArtifact(accountId, fileId, name) {
-      checkFileId(fileId);
-      checkArtifactName(name);
+      assertFileId(fileId);
+      assertArtifactName(name);
       if ((await readRecord(accountId, fileId)) === undefined) return undefined;
       const bytes = await readIfPresent(join(fileDir(accountId, fileId), ARTIFACTS, name));
       return bytes === undefined ? undefined : new Uint8Array(bytes);

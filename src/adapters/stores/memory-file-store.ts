@@ -1,24 +1,11 @@
-import { DocexError } from '../../core/errors.js';
 import type { FileRecord } from '../../core/types.js';
-import { ARTIFACT_NAME, UUID } from '../../ports/file-store.js';
+import { assertArtifactName, assertFileId } from '../../ports/file-store.js';
 import type { FileStore } from '../../ports/file-store.js';
 
 interface Entry {
   record: FileRecord;
   content: Uint8Array;
   artifacts: Map<string, Uint8Array>;
-}
-
-function checkFileId(fileId: string): void {
-  if (typeof fileId !== 'string' || !UUID.test(fileId)) {
-    throw new DocexError('INVALID_ARGUMENT', 'The file id is not a valid id.');
-  }
-}
-
-function checkArtifactName(name: string): void {
-  if (typeof name !== 'string' || !ARTIFACT_NAME.test(name)) {
-    throw new DocexError('INVALID_ARGUMENT', 'The artifact name is not a valid name.');
-  }
 }
 
 /** A copy in a plain Uint8Array (`slice` on a Buffer would return a view, not a copy). */
@@ -47,7 +34,7 @@ export function createMemoryFileStore(): FileStore {
 
   return {
     async put(record, content) {
-      checkFileId(record.fileId);
+      assertFileId(record.fileId);
       let files = accounts.get(record.accountId);
       if (files === undefined) {
         files = new Map();
@@ -61,20 +48,20 @@ export function createMemoryFileStore(): FileStore {
     },
 
     async get(accountId, fileId) {
-      checkFileId(fileId);
+      assertFileId(fileId);
       const entry = find(accountId, fileId);
       if (entry === undefined) return undefined;
       return { record: structuredClone(entry.record), content: copyBytes(entry.content) };
     },
 
     async stat(accountId, fileId) {
-      checkFileId(fileId);
+      assertFileId(fileId);
       const entry = find(accountId, fileId);
       return entry === undefined ? undefined : structuredClone(entry.record);
     },
 
     async delete(accountId, fileId) {
-      checkFileId(fileId);
+      assertFileId(fileId);
       const files = accounts.get(accountId);
       if (files === undefined || !files.delete(fileId)) return false;
       if (files.size === 0) accounts.delete(accountId);
@@ -88,8 +75,8 @@ export function createMemoryFileStore(): FileStore {
     },
 
     async putArtifact(accountId, fileId, name, content) {
-      checkFileId(fileId);
-      checkArtifactName(name);
+      assertFileId(fileId);
+      assertArtifactName(name);
       const entry = find(accountId, fileId);
       if (entry === undefined) return false;
       entry.artifacts.set(name, copyBytes(content));
@@ -97,8 +84,8 @@ export function createMemoryFileStore(): FileStore {
     },
 
     async getArtifact(accountId, fileId, name) {
-      checkFileId(fileId);
-      checkArtifactName(name);
+      assertFileId(fileId);
+      assertArtifactName(name);
       const bytes = find(accountId, fileId)?.artifacts.get(name);
       return bytes === undefined ? undefined : copyBytes(bytes);
     },
