@@ -17,6 +17,9 @@ export type ErrorCode =
   | 'OCR_FAILED'
   | 'OCR_TIMEOUT'
   | 'ENGINE_CLOSED'
+  | 'UNKNOWN_PRODUCT'
+  | 'PRODUCT_NOT_ALLOWED'
+  | 'INVALID_DEFINITION'
   | 'INTERNAL';
 
 export interface ErrorDetail {
@@ -38,6 +41,9 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   OCR_FAILED: 500,
   OCR_TIMEOUT: 503,
   ENGINE_CLOSED: 503,
+  UNKNOWN_PRODUCT: 400,
+  PRODUCT_NOT_ALLOWED: 403,
+  INVALID_DEFINITION: 400,
   INTERNAL: 500,
 };
 
