@@ -52,7 +52,7 @@ export async function recognisePage(
   const readings: Array<0 | 90 | 180 | 270> = !options.detectOrientation
     ? [0]
     : geometry.sideways
-      ? [270, 90]
+      ? [270, 90, 0]
       : [0, 180];
   const skew = options.detectOrientation && Math.abs(geometry.skew) >= MIN_SKEW ? geometry.skew : 0;
 
