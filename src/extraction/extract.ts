@@ -1,0 +1,186 @@
+import type { TokenLayer } from '../core/types.js';
+import type { FieldDefinition, FieldKind } from '../products/types.js';
+import { CALIBRATION, calibrate, type CalibrationCurve, type CalibrationGroup } from './calibration.js';
+import { findAmounts } from './finders/amounts.js';
+import { findBillingPeriod } from './finders/billing-period.js';
+import { findDates } from './finders/dates.js';
+import { findCurrency, findDocumentType, findPaymentMethod } from './finders/document-cues.js';
+import { findIdentifiers } from './finders/identifiers.js';
+import { findLabels, valuesNear, type Candidate } from './finders/labelled.js';
+import { findLineItems } from './finders/line-items.js';
+import { findParties } from './finders/parties.js';
+import { findReferences } from './finders/references.js';
+import { documentHints, type DocumentHints } from './hints.js';
+import { READERS } from './readers.js';
+import type { VerboseFieldResult } from './types.js';
+import { boundingBoxOf, createView, type DocumentView } from './view.js';
+
+export interface ExtractFieldsOptions {
+  fields: readonly FieldDefinition[];
+  /** Locale of the account or upload (en-AU, de-DE, ...): reads dates and implies a currency. */
+  locale?: string;
+  /** Curves mapping evidence to probability; the fitted built-in ones by default. */
+  calibration?: Record<CalibrationGroup, CalibrationCurve>;
+}
+
+const GROUP: Partial<Record<FieldKind, CalibrationGroup>> = {
+  amount: 'amount',
+  date: 'date',
+  reference: 'reference',
+  text: 'name',
+  currency: 'code',
+  documentType: 'code',
+  paymentMethod: 'code',
+  abn: 'id',
+  taxId: 'id',
+  iban: 'id',
+  bic: 'id',
+  bsb: 'id',
+  bankAccount: 'id',
+  bpayBiller: 'id',
+  bpayCrn: 'id',
+  integer: 'other',
+  table: 'other',
+};
+
+function groupOf(field: FieldDefinition): CalibrationGroup {
+  if (field.name === 'document.supplierAddress') return 'address';
+  return GROUP[field.kind] ?? 'other';
+}
+
+/**
+ * Reads every requested field from a document's token layer: candidates from the finders, the best
+ * one per field, its calibrated confidence and where it was printed. Fields not found are null.
+ */
+export function extractFields(layer: TokenLayer, options: ExtractFieldsOptions): VerboseFieldResult[] {
+  const view = createView(layer);
+  const hints = documentHints(view, options.locale);
+  const names = new Set(options.fields.map((f) => f.name));
+  const candidates = lazyCandidates(view, hints, names);
+  const curves = options.calibration ?? CALIBRATION;
+  return options.fields.map((field) => {
+    if (field.kind === 'table') return tableField(view, field);
+    const list = candidates(field);
+    return toResult(field, list, curves[groupOf(field)]);
+  });
+}
+
+function toResult(field: FieldDefinition, list: Candidate[], curve: CalibrationCurve): VerboseFieldResult {
+  const best = list[0];
+  if (!best)
+    return {
+      name: field.name,
+      value: null,
+      confidence: 0,
+      boundingBox: null,
+      valueNorm: null,
+      candidates: [],
+    };
+  // A close runner-up with another value is a reason for doubt.
+  const rival = list.find((c) => c.value !== best.value);
+  const margin = rival ? Math.max(0, best.score - rival.score) : best.score;
+  const evidence = best.score * (rival ? 0.75 + 0.25 * Math.min(1, margin / 0.3) : 1);
+  return {
+    name: field.name,
+    value: best.value,
+    confidence: round(calibrate(evidence, curve)),
+    boundingBox: boundingBoxOf(best.tokens),
+    text: best.tokens.map((t) => t.text).join(' '),
+    valueNorm: best.norm,
+    candidates: list.slice(0, 5).map((c) => ({
+      value: c.value,
+      confidence: round(calibrate(c.score, curve)),
+      boundingBox: boundingBoxOf(c.tokens),
+      text: c.tokens.map((t) => t.text).join(' '),
+    })),
+  };
+}
+
+function tableField(view: DocumentView, field: FieldDefinition): VerboseFieldResult {
+  const table = findLineItems(view);
+  if (!table) return { name: field.name, value: null, confidence: 0, boundingBox: null };
+  return {
+    name: field.name,
+    value: table.value,
+    confidence: round(table.score),
+    boundingBox: boundingBoxOf(table.tokens),
+  };
+}
+
+/** Runs each finder once, on first need: a receipt product never pays for bank details or tables. */
+function lazyCandidates(
+  view: DocumentView,
+  hints: DocumentHints,
+  names: Set<string>,
+): (field: FieldDefinition) => Candidate[] {
+  const memo = new Map<string, unknown>();
+  const once = <T>(key: string, make: () => T): T => {
+    if (!memo.has(key)) memo.set(key, make());
+    return memo.get(key) as T;
+  };
+  const amounts = () => once('amounts', () => findAmounts(view, hints));
+  const dates = () => once('dates', () => findDates(view, hints));
+  const refs = () => once('refs', () => findReferences(view, hints));
+  const ids = () => once('ids', () => findIdentifiers(view, hints));
+  const parties = () => once('parties', () => findParties(view));
+  const period = () => once('period', () => findBillingPeriod(view, hints));
+  const expectReceipt = names.has('receipt.total');
+  const known: Record<string, () => Candidate[]> = {
+    'document.date': () => dates().date,
+    'document.referenceNo': () => refs().referenceNo,
+    'document.type': () => findDocumentType(view, expectReceipt),
+    'document.currency': () =>
+      findCurrency(
+        view,
+        hints,
+        Object.values(amounts())
+          .flat()
+          .filter((c) => c.currency)
+          .map((c) => ({ code: c.currency!, tokens: c.tokens })),
+      ),
+    'document.supplierName': () => parties().supplierName,
+    'document.supplierAddress': () => parties().supplierAddress,
+    'document.supplierABN': () => ids().supplierABN,
+    'document.supplierTaxId': () => ids().supplierTaxId,
+    'document.customerName': () => parties().customerName,
+    'invoice.total': () => amounts().total,
+    'invoice.subTotal': () => amounts().subTotal,
+    'invoice.tax': () => amounts().tax,
+    'invoice.amountDue': () => amounts().amountDue,
+    'invoice.amountPaid': () => amounts().amountPaid,
+    'invoice.dueDate': () => dates().dueDate,
+    'invoice.paymentDate': () => dates().paymentDate,
+    'invoice.purchaseOrderNo': () => refs().purchaseOrderNo,
+    'bank.accountNo': () => ids().bankAccount,
+    'bank.bsb': () => ids().bsb,
+    'bank.iban': () => ids().iban,
+    'bank.bic': () => ids().bic,
+    'bpay.billerCode': () => ids().bpayBiller,
+    'bpay.crn': () => ids().bpayCrn,
+    'receipt.total': () => amounts().total,
+    'receipt.tax': () => amounts().tax,
+    'receipt.paymentMethod': () => findPaymentMethod(view),
+    'bill.billingPeriodFromDate': () => period().from,
+    'bill.billingPeriodToDate': () => period().to,
+    'bill.billingPeriodNumberOfDays': () => period().days,
+  };
+  return (field) => {
+    const finder = known[field.name];
+    if (finder) return once(`field:${field.name}`, finder);
+    return once(`field:${field.name}`, () => hostField(view, hints, field));
+  };
+}
+
+/** A field a host defined: its own labels, read by the reader of its kind. */
+function hostField(view: DocumentView, hints: DocumentHints, field: FieldDefinition): Candidate[] {
+  const read = READERS[field.kind];
+  const words = Object.values(field.labels ?? {}).flat();
+  if (!read || words.length === 0) return [];
+  return findLabels(view, { strong: words.map((w) => w.toLowerCase()) })
+    .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens: 4, below: true }))
+    .sort((a, b) => b.score - a.score);
+}
+
+function round(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}

@@ -1,0 +1,111 @@
+import { LABELS } from '../labels.js';
+import { READERS } from '../readers.js';
+import type { DocumentHints } from '../hints.js';
+import type { DocumentView } from '../view.js';
+import { findLabels, patternValues, valuesNear, type Candidate } from './labelled.js';
+
+export type AmountRole = 'total' | 'subTotal' | 'tax' | 'amountDue' | 'amountPaid';
+
+const ROLES: AmountRole[] = ['total', 'subTotal', 'tax', 'amountDue', 'amountPaid'];
+
+/**
+ * Candidates for the money fields of a document, found together: each by its labels, then the sums
+ * that hold (subtotal + tax = total) raise the candidates that take part, and the largest amount near
+ * the end of the document stands in for a total nobody labelled.
+ */
+export function findAmounts(view: DocumentView, hints: DocumentHints): Record<AmountRole, Candidate[]> {
+  const read = READERS.amount!;
+  const out = {} as Record<AmountRole, Candidate[]>;
+  for (const role of ROLES) {
+    const candidates: Candidate[] = [];
+    for (const hit of findLabels(view, LABELS[role]!)) {
+      for (const c of valuesNear(view, hit, read, hints, { maxTokens: 4, below: true })) {
+        // Totals sit low on the page; a "total" at the top is usually a column heading.
+        const rowY = hit.row.box.y0;
+        const low = role === 'tax' ? 1 : rowY > 0.35 || view.pageCount > 1 ? 1 : 0.8;
+        // Percentages and counts next to a tax label are not the tax amount.
+        if (role === 'tax' && c.tokens.some((t) => /%/.test(t.text))) continue;
+        candidates.push({ ...c, score: c.score * low });
+      }
+    }
+    out[role] = candidates;
+  }
+
+  const all = patternValues(view, read, hints, 4, 0.25).filter((c) => c.quality >= 1);
+  // A total nobody labelled: the largest amount with decimals in the lower part of the document.
+  if (out.total.length === 0 && all.length > 0) {
+    const lower = all.filter((c) => c.tokens[0]!.box.y0 > 0.3 || view.pageCount > 1);
+    const pool = lower.length > 0 ? lower : all;
+    const largest = pool.reduce((a, b) => ((b.norm as number) > (a.norm as number) ? b : a));
+    out.total.push({ ...largest, score: 0.3, source: 'largest-amount' });
+  }
+
+  // Label candidates agreeing on a value reinforce each other (totals are often printed twice).
+  for (const role of ROLES) out[role] = mergeSameValue(out[role]);
+
+  applyArithmetic(out);
+
+  // With nothing paid, the amount due is the total.
+  if (out.amountDue.length === 0 && out.amountPaid.length === 0 && out.total[0]) {
+    const total = out.total[0];
+    out.amountDue.push({ ...total, score: total.score * 0.6, source: 'total-as-due' });
+  }
+  return out;
+}
+
+/** Keeps the best candidate of each value, raised a little for every further place it was read. */
+function mergeSameValue(candidates: Candidate[]): Candidate[] {
+  const byValue = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const list = byValue.get(c.value);
+    if (list) list.push(c);
+    else byValue.set(c.value, [c]);
+  }
+  const merged: Candidate[] = [];
+  for (const list of byValue.values()) {
+    list.sort((a, b) => b.score - a.score);
+    const best = list[0]!;
+    const extra = Math.min(0.15, 0.05 * (list.length - 1));
+    merged.push({ ...best, score: Math.min(1, best.score + extra) });
+  }
+  return merged.sort((a, b) => b.score - a.score);
+}
+
+/** Raises the subtotal, tax and total candidates that add up; prefers such a triple. */
+function applyArithmetic(out: Record<AmountRole, Candidate[]>): void {
+  let bestTriple: { sub: Candidate; tax: Candidate; total: Candidate; score: number } | undefined;
+  for (const total of out.total.slice(0, 5)) {
+    for (const sub of out.subTotal.slice(0, 5)) {
+      for (const tax of out.tax.slice(0, 5)) {
+        const t = total.norm as number;
+        const s = sub.norm as number;
+        const x = tax.norm as number;
+        if (Math.abs(s + x - t) < 0.011 && t !== 0) {
+          const score = total.score + sub.score + tax.score;
+          if (!bestTriple || score > bestTriple.score) bestTriple = { sub, tax, total, score };
+        }
+      }
+    }
+  }
+  if (bestTriple) {
+    const lift = (list: Candidate[], chosen: Candidate): Candidate[] =>
+      list
+        .map((c) =>
+          c === chosen ? { ...c, score: Math.min(1, c.score + 0.25), source: `${c.source}+sum` } : c,
+        )
+        .sort((a, b) => b.score - a.score);
+    out.total = lift(out.total, bestTriple.total);
+    out.subTotal = lift(out.subTotal, bestTriple.sub);
+    out.tax = lift(out.tax, bestTriple.tax);
+    return;
+  }
+  // Without a tax line, a subtotal equal to the total is consistent too (no tax charged).
+  const total = out.total[0];
+  const sub = out.subTotal.find(
+    (s) => total && Math.abs((s.norm as number) - (total.norm as number)) < 0.011,
+  );
+  if (total && sub) out.total[0] = { ...total, score: Math.min(1, total.score + 0.1) };
+  // A subtotal above the total is not one.
+  if (total) out.subTotal = out.subTotal.filter((s) => (s.norm as number) <= (total.norm as number) + 0.011);
+  if (total) out.tax = out.tax.filter((s) => Math.abs(s.norm as number) < Math.abs(total.norm as number));
+}

@@ -1,0 +1,74 @@
+import { LABELS } from '../labels.js';
+import { READERS } from '../readers.js';
+import type { DocumentHints } from '../hints.js';
+import type { DocumentView } from '../view.js';
+import { findLabels, patternValues, valuesNear, type Candidate } from './labelled.js';
+
+/** Document date, due date and payment date, found together so one date is not given to two fields. */
+export function findDates(
+  view: DocumentView,
+  hints: DocumentHints,
+): { date: Candidate[]; dueDate: Candidate[]; paymentDate: Candidate[] } {
+  const read = READERS.date!;
+  const labelled = (set: string): Candidate[] =>
+    findLabels(view, LABELS[set]!).flatMap((hit) =>
+      valuesNear(view, hit, read, hints, { maxTokens: 4, below: true }),
+    );
+  const dueDate = labelled('dueDate');
+  const paymentDate = labelled('paymentDate');
+  const dueTokens = new Set(dueDate.flatMap((c) => c.tokens.map((t) => t.id)));
+  const date = labelled('date').filter((c) => !c.tokens.some((t) => dueTokens.has(t.id)));
+
+  // Any date printed: the first one near the top is most often the document's own date.
+  const all = patternValues(view, read, hints, 4, 1).filter(
+    (c) => !c.tokens.some((t) => dueTokens.has(t.id)),
+  );
+  all.forEach((c, index) => {
+    const top = c.tokens[0]!.box.y0 < 0.4 && c.tokens[0]!.pageNum === 1 ? 1 : 0.7;
+    const first = index === 0 ? 1 : 0.85;
+    date.push({ ...c, score: 0.4 * top * first * c.quality, source: 'first-date' });
+  });
+
+  // Payment terms ("30 days", "net 30", "zahlbar innerhalb 14 Tagen") give a due date from the date.
+  const best = [...date].sort((a, b) => b.score - a.score)[0];
+  if (dueDate.length === 0 && best) {
+    const m =
+      /(?:net|within|innerhalb(?: von)?|sous|binnen)\s*(\d{1,3})\s*(?:days|tagen|tage|jours|dagen)|(\d{1,3})\s*(?:days|tage|tagen|jours|dagen)\s*(?:net|netto)/.exec(
+        view.text,
+      );
+    const days = Number(m?.[1] ?? m?.[2]);
+    if (days > 0 && days <= 180) {
+      const due = new Date(`${best.value}T00:00:00Z`);
+      due.setUTCDate(due.getUTCDate() + days);
+      const iso = due.toISOString().slice(0, 10);
+      dueDate.push({
+        value: iso,
+        norm: iso,
+        quality: 1,
+        tokens: best.tokens,
+        score: 0.35 * best.score,
+        source: 'payment-terms',
+      });
+    }
+  }
+  // Dates read with the order only assumed are less sure.
+  const doubt = (list: Candidate[]): Candidate[] =>
+    list
+      .map((c) => (c.quality < 1 && !hints.dateOrderSeen ? { ...c, score: c.score * 0.85 } : c))
+      .sort((a, b) => b.score - a.score);
+  return {
+    date: mergeDates(doubt(date)),
+    dueDate: mergeDates(doubt(dueDate)),
+    paymentDate: mergeDates(doubt(paymentDate)),
+  };
+}
+
+function mergeDates(list: Candidate[]): Candidate[] {
+  const seen = new Map<string, Candidate>();
+  for (const c of list) {
+    const previous = seen.get(c.value);
+    if (!previous) seen.set(c.value, c);
+    else seen.set(c.value, { ...previous, score: Math.min(1, previous.score + 0.05) });
+  }
+  return [...seen.values()].sort((a, b) => b.score - a.score);
+}

@@ -1,0 +1,121 @@
+import { parseCurrency } from '../normalise/currency.js';
+import type { DocumentHints } from '../hints.js';
+import type { DocumentView, ViewToken } from '../view.js';
+import type { Candidate } from './labelled.js';
+
+/**
+ * The document's currency: codes and symbols printed with amounts or alone vote; without any, cues of
+ * the country (a VAT id's prefix, Malaysian company forms, an ABN) or the account's locale decide.
+ */
+export function findCurrency(
+  view: DocumentView,
+  hints: DocumentHints,
+  amountCurrencies: Array<{ code: string; tokens: ViewToken[] }>,
+): Candidate[] {
+  const votes = new Map<string, { count: number; tokens: ViewToken[] }>();
+  const vote = (code: string, tokens: ViewToken[], weight: number): void => {
+    const entry = votes.get(code);
+    if (entry) entry.count += weight;
+    else votes.set(code, { count: weight, tokens });
+  };
+  for (const a of amountCurrencies) vote(a.code, a.tokens, 1);
+  for (const token of view.tokens) {
+    // Codes and unambiguous symbols standing alone ("EUR", "€", "RM").
+    if (token.text.length > 4 || /\d/.test(token.text)) continue;
+    const code = parseCurrency(token.text);
+    if (code && (token.text.length >= 3 || /[€£¥₹]/.test(token.text) || token.text.toUpperCase() === 'RM'))
+      vote(code, [token], 0.7);
+  }
+  const out: Candidate[] = [];
+  const total = [...votes.values()].reduce((s, v) => s + v.count, 0);
+  for (const [code, v] of votes) {
+    const share = v.count / total;
+    const score = Math.min(1, 0.5 + 0.5 * share) * Math.min(1, 0.6 + 0.1 * v.count);
+    out.push({ value: code, norm: code, quality: 1, tokens: v.tokens, score, source: 'printed' });
+  }
+  // "$" alone is read as USD; other cues may say which dollar.
+  const text = view.text;
+  const cue = (code: string, re: RegExp, score: number): void => {
+    if (re.test(text) && !votes.has(code))
+      out.push({ value: code, norm: code, quality: 1, tokens: [], score, source: 'country-cue' });
+  };
+  cue('MYR', /\b(sdn\.? ?bhd|berhad|malaysia|selangor|kuala lumpur|johor)\b/, 0.55);
+  cue('AUD', /\babn\b|\bgst\b.*\baustralia|\baustralia\b/, 0.4);
+  cue('EUR', /\b(de|fr|nl|be|at|it|es)\d{8,12}\b|\bust-?id|\btva\b|\bbtw\b|\bmwst\b/, 0.45);
+  if (out.length === 0 && hints.localeCurrency)
+    out.push({
+      value: hints.localeCurrency,
+      norm: hints.localeCurrency,
+      quality: 1,
+      tokens: [],
+      score: 0.4,
+      source: 'locale',
+    });
+  // AUD/USD: a "$" vote when the document shows Australian cues is AUD.
+  const usd = out.find((c) => c.value === 'USD' && c.source === 'printed');
+  if (usd && /\babn\b|\baustralia\b/.test(text)) usd.value = usd.norm = 'AUD';
+  return out.sort((a, b) => b.score - a.score);
+}
+
+const CREDIT =
+  /\b(credit note|credit memo|gutschrift|rechnungskorrektur|avoir|note de crédit|creditnota|creditfactuur|nota de crédito)\b/;
+const STATEMENT = /\b(statement of account|account statement|kontoauszug|relevé de compte)\b/;
+const BILL =
+  /\b(billing period|supply period|your bill|electricity|gas bill|water bill|abrechnungszeitraum)\b/;
+const RECEIPT =
+  /\b(receipt|resit|kassenbon|quittung|reçu|ticket de caisse|bon|kassabon|cash bill|change|cashier|tunai)\b/;
+const INVOICE = /\b(invoice|rechnung|facture|factuur|fattura|factura)\b/;
+
+/** One of invoice, credit_note, receipt, bill, statement, other. */
+export function findDocumentType(view: DocumentView, expectReceipt: boolean): Candidate[] {
+  const text = view.text;
+  const make = (value: string, score: number): Candidate => ({
+    value,
+    norm: value,
+    quality: 1,
+    tokens: [],
+    score,
+    source: 'keywords',
+  });
+  if (CREDIT.test(text)) return [make('credit_note', 0.9)];
+  if (STATEMENT.test(text)) return [make('statement', 0.8)];
+  if (BILL.test(text)) return [make('bill', 0.7)];
+  if (expectReceipt || (RECEIPT.test(text) && !INVOICE.test(text)))
+    return [make('receipt', RECEIPT.test(text) ? 0.85 : 0.7)];
+  if (INVOICE.test(text)) return [make('invoice', 0.9)];
+  return [make(expectReceipt ? 'receipt' : 'other', 0.4)];
+}
+
+const METHODS: Array<[RegExp, string]> = [
+  [/\b(visa)\b/, 'visa'],
+  [/\b(master ?card|mastercard|mc)\b/, 'mastercard'],
+  [/\b(amex|american express)\b/, 'amex'],
+  [/\b(eftpos)\b/, 'eftpos'],
+  [/\b(debit card|debit)\b/, 'debit card'],
+  [/\b(credit card|card)\b/, 'card'],
+  [
+    /\b(touch ?n ?go|tng|grabpay|boost|e-?wallet|alipay|wechat pay|paypal|apple pay|google pay)\b/,
+    'e-wallet',
+  ],
+  [/\b(cheque)\b/, 'cheque'],
+  [/\b(bank transfer|transfer|überweisung|virement)\b/, 'bank transfer'],
+  [/\b(cash|tunai|barzahlung|bar bezahlt|espèces|contant)\b/, 'cash'],
+];
+
+/** How a receipt was paid, from the tender lines. */
+export function findPaymentMethod(view: DocumentView): Candidate[] {
+  const out: Candidate[] = [];
+  for (const [re, value] of METHODS) {
+    const row = view.rows.find((r) => re.test(r.tokens.map((t) => t.key).join(' ')));
+    if (row)
+      out.push({
+        value,
+        norm: value,
+        quality: 1,
+        tokens: row.tokens.filter((t) => re.test(t.key)),
+        score: 0.75 - out.length * 0.1,
+        source: 'keywords',
+      });
+  }
+  return out;
+}

@@ -1,0 +1,106 @@
+import { LABELS } from '../labels.js';
+import { READERS, type Reader } from '../readers.js';
+import type { DocumentHints } from '../hints.js';
+import type { DocumentView } from '../view.js';
+import { findLabels, patternValues, valuesNear, type Candidate } from './labelled.js';
+
+/** Labels that announce the customer's id, not the supplier's. */
+const CUSTOMER_ID = /client|customer|kunde|klant|acheteur|buyer|destinataire/i;
+
+function labelled(
+  view: DocumentView,
+  set: string,
+  read: Reader,
+  hints: DocumentHints,
+  maxTokens: number,
+): Candidate[] {
+  return findLabels(view, LABELS[set]!)
+    .filter((hit) => !hit.row.tokens.slice(hit.start, hit.end + 2).some((t) => CUSTOMER_ID.test(t.text)))
+    .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens, below: true, maxRightGap: 20 }));
+}
+
+function best(list: Candidate[]): Candidate[] {
+  const byValue = new Map<string, Candidate>();
+  for (const c of list) {
+    const previous = byValue.get(c.value);
+    if (!previous) byValue.set(c.value, c);
+    else
+      byValue.set(c.value, {
+        ...(c.score > previous.score ? c : previous),
+        score: Math.min(1, Math.max(c.score, previous.score) + 0.05),
+      });
+  }
+  return [...byValue.values()].sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Tax and bank identifiers. Ids with a check digit (IBAN, ABN, most VAT ids) are trusted when found
+ * anywhere; the rest need their label.
+ */
+export function findIdentifiers(
+  view: DocumentView,
+  hints: DocumentHints,
+): Record<
+  'supplierTaxId' | 'supplierABN' | 'iban' | 'bic' | 'bsb' | 'bankAccount' | 'bpayBiller' | 'bpayCrn',
+  Candidate[]
+> {
+  const taxRead = READERS.taxId!;
+  const vatLabelled = labelled(view, 'supplierTaxId', taxRead, hints, 4);
+  // VAT ids with a country prefix are recognisable on their own.
+  const vatAnywhere = patternValues(
+    view,
+    (text, h) => (/^[A-Z]{2}/i.test(text.trim()) ? taxRead(text, h) : undefined),
+    hints,
+    4,
+    0.55,
+  ).filter((c) => c.quality >= 1);
+  const customerTokens = new Set(
+    findLabels(view, {
+      strong: [
+        'tva client',
+        'n° tva client',
+        'customer vat',
+        'vat no. customer',
+        'ust-id kunde',
+        'client vat',
+        'btw klant',
+      ],
+    }).flatMap((hit) => hit.row.tokens.map((t) => t.id)),
+  );
+  const supplierTaxId = best(
+    [...vatLabelled, ...vatAnywhere].filter((c) => !c.tokens.some((t) => customerTokens.has(t.id))),
+  );
+
+  const abnRead = READERS.abn!;
+  const supplierABN = best([
+    ...labelled(view, 'supplierABN', abnRead, hints, 4),
+    ...patternValues(view, abnRead, hints, 4, 0.6),
+  ]);
+
+  const ibanRead = READERS.iban!;
+  const ibanLabelled = labelled(view, 'iban', ibanRead, hints, 8);
+  const ibanAnywhere = patternValues(view, ibanRead, hints, 8, 0.8);
+  // A printed IBAN that fails its check is still the best reading next to its label.
+  const ibanLoose = labelled(
+    view,
+    'iban',
+    (text) => {
+      const compact = text.replace(/\s+/g, '').toUpperCase();
+      return /^[A-Z]{2}\d{2}[A-Z0-9]{6,30}$/.test(compact) || /^[A-Z]{2}\d{6,30}$/.test(compact)
+        ? { value: compact, norm: compact, quality: 0.5 }
+        : undefined;
+    },
+    hints,
+    8,
+  );
+  return {
+    supplierTaxId,
+    supplierABN,
+    iban: best([...ibanLabelled, ...ibanAnywhere, ...ibanLoose]),
+    bic: best(labelled(view, 'bic', READERS.bic!, hints, 1)),
+    bsb: best(labelled(view, 'bsb', READERS.bsb!, hints, 3)),
+    bankAccount: best(labelled(view, 'bankAccount', READERS.bankAccount!, hints, 3)),
+    bpayBiller: best(labelled(view, 'bpayBiller', READERS.bpayBiller!, hints, 2)),
+    bpayCrn: best(labelled(view, 'bpayCrn', READERS.bpayCrn!, hints, 4)),
+  };
+}

@@ -1,0 +1,197 @@
+import { parseAmount } from '../normalise/amounts.js';
+import type { TableValue } from '../types.js';
+import { boundingBoxOf, type DocumentView, type Row, type ViewToken } from '../view.js';
+
+type ColumnType = 'description' | 'quantity' | 'unitPrice' | 'amount' | 'tax' | 'code' | 'unit';
+
+const HEADER_WORDS: Record<string, ColumnType> = {};
+const add = (type: ColumnType, words: string[]): void => words.forEach((w) => (HEADER_WORDS[w] = type));
+add('description', [
+  'description',
+  'item',
+  'items',
+  'article',
+  'artikel',
+  'product',
+  'produkt',
+  'service',
+  'désignation',
+  'designation',
+  'libellé',
+  'omschrijving',
+  'bezeichnung',
+  'beschreibung',
+  'leistung',
+  'particulars',
+  'details',
+  'produit',
+]);
+add('quantity', [
+  'qty',
+  'quantity',
+  'menge',
+  'anzahl',
+  'quantité',
+  'qté',
+  'aantal',
+  'stk',
+  'pcs',
+  'units',
+  'hours',
+  'stunden',
+]);
+add('unitPrice', [
+  'price',
+  'rate',
+  'einzelpreis',
+  'preis',
+  'prix',
+  'p.u',
+  'prijs',
+  'u.price',
+  'each',
+  'unitaire',
+  'stückpreis',
+]);
+add('amount', [
+  'amount',
+  'total',
+  'betrag',
+  'summe',
+  'gesamt',
+  'gesamtpreis',
+  'montant',
+  'bedrag',
+  'totaal',
+  'amt',
+  'subtotal',
+]);
+add('tax', ['tax', 'vat', 'gst', 'ust', 'mwst', 'tva', 'btw', '%']);
+add('code', ['code', 'sku', 'pos', 'ref', 'réf', 'art.-nr', 'artikelnummer', 'artnr']);
+add('unit', ['unit', 'uom', 'einheit', 'unité', 'eenheid']);
+
+const STOP =
+  /^(total|subtotal|sub|summe|zwischensumme|gesamtbetrag|montant|totaal|subtotaal|net|nett|tax|vat|gst|tva|btw|amount|balance|rounding|grand)$/;
+
+interface Column {
+  name: string;
+  type: ColumnType;
+  x0: number;
+  x1: number;
+}
+
+/** The header row of a table on a page, with its columns, when there is one. */
+function findHeader(view: DocumentView, rows: Row[]): { row: Row; columns: Column[] } | undefined {
+  let best: { row: Row; columns: Column[]; score: number } | undefined;
+  for (const row of rows) {
+    const typed = row.tokens.map((t) => HEADER_WORDS[t.key] ?? HEADER_WORDS[t.text.toLowerCase()]);
+    const types = new Set(typed.filter((t): t is ColumnType => t !== undefined));
+    const numeric = ['quantity', 'unitPrice', 'amount'].filter((t) => types.has(t as ColumnType)).length;
+    if (types.size < 2 || numeric < 1 || row.tokens.length > 14) continue;
+    if (typed.filter((t) => t === undefined).length > typed.length * 0.6) continue;
+    // Adjacent words close together form one column heading ("Unit Price", "Prix HT").
+    const columns: Column[] = [];
+    row.tokens.forEach((token, i) => {
+      const last = columns[columns.length - 1];
+      const close = last && token.u.x0 - last.x1 < 0.9 * Math.max(row.height, view.bodyHeight);
+      const type = typed[i];
+      if (
+        last &&
+        close &&
+        (type === undefined || last.type === type || type === 'unitPrice' || last.type === 'unit')
+      ) {
+        last.name += ` ${token.text}`;
+        last.x1 = token.u.x1;
+        if (type === 'unitPrice' || type === 'amount') last.type = type;
+      } else {
+        columns.push({ name: token.text, type: type ?? 'description', x0: token.u.x0, x1: token.u.x1 });
+      }
+    });
+    const score = types.size + numeric;
+    if (!best || score > best.score) best = { row, columns, score };
+  }
+  return best;
+}
+
+/** Which column a token belongs to: the one whose span (between neighbours' midpoints) holds its centre. */
+function columnOf(columns: Column[], token: ViewToken): number {
+  const centre = (token.u.x0 + token.u.x1) / 2;
+  let best = 0;
+  let bestDistance = Infinity;
+  columns.forEach((c, i) => {
+    const distance = centre < c.x0 ? c.x0 - centre : centre > c.x1 ? centre - c.x1 : 0;
+    // Numbers align right under their heading: measure from the right edge too.
+    const right = Math.abs(token.u.x1 - c.x1);
+    const d = Math.min(distance, c.type === 'description' ? Infinity : right);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = i;
+    }
+  });
+  return best;
+}
+
+/**
+ * The line-item table: a header row of known column words, the rows under it up to the totals, a row
+ * without numbers joined to the item above (descriptions over several lines), and the table picked up
+ * again on a following page that repeats the header.
+ */
+export function findLineItems(
+  view: DocumentView,
+): { value: TableValue; score: number; tokens: ViewToken[] } | undefined {
+  let columns: Column[] | undefined;
+  const items: ViewToken[][][] = [];
+  let amountCells = 0;
+  for (let page = 1; page <= view.pageCount; page++) {
+    const pageRows = view.rows.filter((r) => r.pageNum === page);
+    const header = findHeader(view, pageRows);
+    if (!header) continue;
+    if (columns && header.columns.length !== columns.length) continue;
+    columns ??= header.columns;
+    const active = header.columns;
+    let previousBottom = header.row.box.y1;
+    for (const row of pageRows.slice(pageRows.indexOf(header.row) + 1)) {
+      if (row.box.y0 - previousBottom > 4 * Math.max(row.height, view.bodyHeight)) break;
+      if (
+        STOP.test(row.tokens[0]!.key) ||
+        (row.tokens.length <= 4 && row.tokens.some((t) => STOP.test(t.key) && t.u.x0 > active[0]!.x1))
+      )
+        break;
+      previousBottom = row.box.y1;
+      const cells: ViewToken[][] = active.map(() => []);
+      for (const token of row.tokens) cells[columnOf(active, token)]!.push(token);
+      const hasNumber = cells.some(
+        (cell, i) =>
+          active[i]!.type !== 'description' &&
+          active[i]!.type !== 'code' &&
+          cell.some((t) => parseAmount(t.text) !== undefined),
+      );
+      const previous = items[items.length - 1];
+      if (!hasNumber && previous) {
+        // A continuation line: its words belong to the item above.
+        cells.forEach((cell, i) => previous[i]!.push(...cell));
+        continue;
+      }
+      if (!hasNumber) continue;
+      const amountColumn = active.findIndex((c) => c.type === 'amount');
+      if (amountColumn >= 0 && cells[amountColumn]!.some((t) => parseAmount(t.text))) amountCells++;
+      items.push(cells);
+    }
+  }
+  if (!columns || items.length === 0) return undefined;
+  const value: TableValue = {
+    headers: columns.map((c) => c.name),
+    rows: items.map((cells) =>
+      cells.map((cell) =>
+        cell.length === 0
+          ? null
+          : { value: cell.map((t) => t.text).join(' '), boundingBox: boundingBoxOf(cell) },
+      ),
+    ),
+  };
+  const score = Math.min(
+    0.95,
+    0.45 + 0.4 * (amountCells / items.length) + 0.05 * Math.min(columns.length, 3),
+  );
+  return { value, score, tokens: items.flat(2) };
+}

@@ -1,0 +1,333 @@
+import { ADDRESS_WORDS, LABELS, LEGAL_FORMS } from '../labels.js';
+import { normaliseText } from '../normalise/text.js';
+import type { DocumentView, ViewToken } from '../view.js';
+import { findLabels, type Candidate } from './labelled.js';
+
+/** A run of words of one token-layer line, cut at separators such as "●", "|" or " - ". */
+interface Segment {
+  tokens: ViewToken[];
+  text: string;
+  key: string;
+  lineId: number;
+  /** Position of the segment in reading order on its page. */
+  order: number;
+  /** The rest of the line after this segment, when the line was cut (an address after a name). */
+  rest: ViewToken[];
+}
+
+const SEPARATORS = /^(●|•|·|\||-|–|—|\/\/|\*)$/u;
+const LEGAL = new Set(LEGAL_FORMS);
+const ADDRESS = new Set(ADDRESS_WORDS);
+const NOT_A_NAME =
+  /\b(invoice|tax invoice|rechnung|facture|factuur|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir)\b/i;
+const CONTACT =
+  /(@|www\.|https?:|\btel\b|\bphone\b|\bfax\b|\bfon\b|\bemail\b|\be-mail\b|\bmobile\b|\bh\/p\b|\bwebsite\b|\bhp\b)/i;
+const TAX_LINE =
+  /\b(gst|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax)\b/i;
+
+function segmentsOf(view: DocumentView, pageNum: number): Segment[] {
+  const byLine = new Map<number, ViewToken[]>();
+  for (const token of view.tokens) {
+    if (token.pageNum !== pageNum) continue;
+    const list = byLine.get(token.lineId);
+    if (list) list.push(token);
+    else byLine.set(token.lineId, [token]);
+  }
+  const lines = [...byLine.entries()]
+    .map(([lineId, tokens]) => ({ lineId, tokens: tokens.sort((a, b) => a.box.x0 - b.box.x0) }))
+    .sort((a, b) => a.tokens[0]!.box.y0 - b.tokens[0]!.box.y0 || a.tokens[0]!.box.x0 - b.tokens[0]!.box.x0);
+  const segments: Segment[] = [];
+  for (const line of lines) {
+    let current: ViewToken[] = [];
+    const parts: ViewToken[][] = [];
+    for (const token of line.tokens) {
+      if (SEPARATORS.test(token.text)) {
+        if (current.length > 0) parts.push(current);
+        current = [];
+      } else current.push(token);
+    }
+    if (current.length > 0) parts.push(current);
+    parts.forEach((part, i) => {
+      const text = part.map((t) => t.text).join(' ');
+      segments.push({
+        tokens: part,
+        text,
+        key: text.toLowerCase(),
+        lineId: line.lineId,
+        order: segments.length,
+        rest: parts.slice(i + 1).flat(),
+      });
+    });
+  }
+  return segments;
+}
+
+function letterShare(text: string): number {
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  return letters / Math.max(1, text.replace(/\s/g, '').length);
+}
+
+function hasLegalForm(tokens: readonly ViewToken[]): number {
+  return tokens.findIndex((t) => LEGAL.has(t.key) || LEGAL.has(t.text.toLowerCase()));
+}
+
+function isAddressLine(segment: Segment): boolean {
+  if (
+    CONTACT.test(segment.text) ||
+    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier)\b/i.test(segment.text)
+  )
+    return false;
+  const words = segment.tokens.map((t) => t.key);
+  const addressWord = words.some((w) => ADDRESS.has(w));
+  const postcode = /\b\d{4,6}\b/.test(segment.text);
+  const houseNumber = /\b\d{1,4}[a-z]?\b/i.test(segment.text) && letterShare(segment.text) > 0.4;
+  return addressWord || postcode || houseNumber;
+}
+
+export interface PartyCandidates {
+  supplierName: Candidate[];
+  supplierAddress: Candidate[];
+  customerName: Candidate[];
+}
+
+/**
+ * Supplier name and address from the document's head (largest text near the top, company forms,
+ * the line next to the tax id, a name repeated in the footer), and the customer from its label.
+ */
+export function findParties(view: DocumentView): PartyCandidates {
+  const segments = segmentsOf(view, 1);
+  const customerLines = customerBlockLines(view);
+  const repeated = new Map<string, number>();
+  for (const s of [...segments, ...(view.pageCount > 1 ? segmentsOf(view, view.pageCount) : [])]) {
+    const key = normaliseText(s.key);
+    repeated.set(key, (repeated.get(key) ?? 0) + 1);
+  }
+  const body = view.bodyHeight;
+  const scored: Array<{ segment: Segment; tokens: ViewToken[]; score: number }> = [];
+  const firstTextual = segments.findIndex(
+    (s) => letterShare(s.text) > 0.6 && s.text.replace(/[^\p{L}]/gu, '').length >= 3,
+  );
+  for (const segment of segments) {
+    if (customerLines.has(segment.lineId)) continue;
+    const text = segment.text;
+    const lettersOnly = text.replace(/[^\p{L}]/gu, '');
+    if (lettersOnly.length < 3 || letterShare(text) < 0.55) continue;
+    if (segment.tokens.length > 10) continue;
+    const legalAt = hasLegalForm(segment.tokens);
+    const tokens =
+      legalAt >= 0
+        ? segment.tokens.slice(0, legalAt + 1 + trailingLegal(segment.tokens, legalAt))
+        : segment.tokens;
+    const nameText = tokens.map((t) => t.text).join(' ');
+    let score = 0.2;
+    const y = segment.tokens[0]!.box.y0;
+    score += y < 0.12 ? 0.25 : y < 0.25 ? 0.15 : y > 0.85 ? 0.05 : 0;
+    const height = Math.max(...segment.tokens.map((t) => t.height));
+    if (height > body * 1.3) score += 0.15;
+    if (height > body * 1.8) score += 0.1;
+    if (legalAt >= 0) score += 0.3;
+    if (segment.order === firstTextual) score += 0.2;
+    else if (segment.order - firstTextual <= 2 && segment.order > firstTextual) score += 0.05;
+    if ((repeated.get(normaliseText(segment.key)) ?? 0) > 1) score += 0.1;
+    if (NOT_A_NAME.test(nameText)) score -= 0.35;
+    if (CONTACT.test(nameText)) score -= 0.4;
+    if (/\d{3,}/.test(nameText)) score -= 0.15;
+    if (isAddressLine(segment) && legalAt < 0) score -= 0.15;
+    const meanConfidence = segment.tokens.reduce((s, t) => s + t.confidence, 0) / segment.tokens.length;
+    score *= 0.5 + 0.5 * meanConfidence;
+    scored.push({ segment, tokens, score: Math.max(0, Math.min(1, score)) });
+  }
+  scored.sort((a, b) => b.score - a.score);
+  const supplierName: Candidate[] = scored.slice(0, 5).map(({ tokens, score }) => ({
+    value: cleanName(tokens.map((t) => t.text).join(' ')),
+    norm: cleanName(tokens.map((t) => t.text).join(' ')),
+    quality: 1,
+    tokens,
+    score,
+    source: 'header',
+  }));
+  const top = scored[0];
+  const supplierAddress = top ? addressAfter(segments, top.segment, top.tokens, top.score) : [];
+  return { supplierName, supplierAddress, customerName: findCustomer(view, segments, top?.segment) };
+}
+
+/** Legal forms of two words ("Sdn Bhd", "Pty Ltd") are kept whole. */
+function trailingLegal(tokens: readonly ViewToken[], at: number): number {
+  let extra = 0;
+  while (at + 1 + extra < tokens.length && LEGAL.has(tokens[at + 1 + extra]!.key)) extra++;
+  return extra;
+}
+
+function cleanName(text: string): string {
+  return normaliseText(text.replace(/[,;:]+$/u, ''));
+}
+
+/** Lines after the supplier's name that read as an address, stopping at contact or tax lines. */
+function addressAfter(
+  segments: Segment[],
+  name: Segment,
+  nameTokens: ViewToken[],
+  nameScore: number,
+): Candidate[] {
+  // The rest of the name's own line ("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen").
+  const rest = name.rest.length > 0 ? name.rest : name.tokens.slice(nameTokens.length);
+  const restSegment: Segment | undefined =
+    rest.length > 0
+      ? { ...name, tokens: rest, text: rest.map((t) => t.text).join(' '), key: '', rest: [] }
+      : undefined;
+  const parts: ViewToken[][] = [];
+  if (restSegment && isAddressLine(restSegment)) {
+    // Up to the first contact or tax item on the line.
+    const stop = rest.findIndex((t) => CONTACT.test(t.text) || TAX_LINE.test(t.key));
+    parts.push(stop >= 0 ? rest.slice(0, stop) : rest);
+  } else {
+    const nameBox = name.tokens[0]!.box;
+    let previousBottom = Math.max(...name.tokens.map((t) => t.box.y1));
+    const lineHeight = Math.max(...name.tokens.map((t) => t.height));
+    let skipped = 0;
+    for (const segment of segments.slice(name.order + 1)) {
+      const box = segment.tokens[0]!.box;
+      if (box.y0 < nameBox.y0 - 0.002) continue;
+      // Same column: starts left of the name's right edge and does not start far to its left.
+      const x0 = Math.min(...segment.tokens.map((t) => t.box.x0));
+      const x1 = Math.max(...segment.tokens.map((t) => t.box.x1));
+      const nameX1 = Math.max(...name.tokens.map((t) => t.box.x1));
+      if (x0 > nameX1 || x1 < nameBox.x0) continue;
+      if (box.y0 - previousBottom > 3 * lineHeight) break;
+      // Registration numbers printed under the company name ("(1152264-K)", "Co. Reg: ...").
+      if (
+        parts.length === 0 &&
+        skipped < 2 &&
+        (/^\(?[\d\s-]+[a-z]?\)?$/i.test(segment.text) || /\b(reg|co\.? ?no|company no)\b/i.test(segment.text))
+      ) {
+        skipped++;
+        previousBottom = Math.max(...segment.tokens.map((t) => t.box.y1));
+        continue;
+      }
+      if (CONTACT.test(segment.text) || TAX_LINE.test(segment.text)) break;
+      if (!isAddressLine(segment) && parts.length > 0 && !/^[\p{L}\s.,'-]+$/u.test(segment.text)) break;
+      if (!isAddressLine(segment) && parts.length === 0) {
+        skipped++;
+        if (skipped > 2) break;
+        previousBottom = Math.max(...segment.tokens.map((t) => t.box.y1));
+        continue;
+      }
+      parts.push(segment.tokens);
+      previousBottom = Math.max(...segment.tokens.map((t) => t.box.y1));
+      if (parts.length >= 6) break;
+    }
+  }
+  if (parts.length === 0) return [];
+  const text = parts
+    .map((p) =>
+      p
+        .map((t) => t.text)
+        .join(' ')
+        .replace(/[,\s]+$/u, ''),
+    )
+    .join(', ');
+  const value = normaliseText(text);
+  return [
+    {
+      value,
+      norm: value,
+      quality: 1,
+      tokens: parts.flat(),
+      score: Math.min(1, 0.3 + 0.5 * nameScore + 0.05 * Math.min(parts.length, 3)),
+      source: 'after-name',
+    },
+  ];
+}
+
+/** Line ids of the block announced by "Bill to", "Customer", "Kunde"...: not the supplier. */
+function customerBlockLines(view: DocumentView): Set<number> {
+  const ids = new Set<number>();
+  for (const hit of findLabels(view, {
+    strong: LABELS.customerName!.strong.filter((l) => l !== 'to' && l !== 'attention' && l !== 'attn'),
+  })) {
+    const labelToken = hit.row.tokens[hit.start]!;
+    const block = view.layer.lines[labelToken.lineId]?.blockId;
+    for (const line of view.layer.lines) {
+      if (line.blockId === block && line.pageNum === labelToken.pageNum) ids.add(line.id);
+    }
+    // The lines right under the label, when the label stands alone on its line.
+    for (const row of view.rows.slice(hit.row.index + 1, hit.row.index + 4)) {
+      for (const t of row.tokens)
+        if (t.u.x0 >= hit.box.x0 - 0.05 && t.u.x0 <= hit.box.x1 + 0.2) ids.add(t.lineId);
+    }
+  }
+  return ids;
+}
+
+function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment | undefined): Candidate[] {
+  const out: Candidate[] = [];
+  const labels = { strong: LABELS.customerName!.strong };
+  for (const hit of findLabels(view, labels)) {
+    const sameLine = hit.row.tokens
+      .slice(hit.end)
+      .filter((t) => !/^[:#-]+$/.test(t.text) && t.lineId === hit.row.tokens[hit.end]?.lineId);
+    const weak = hit.phrase === 'to' || hit.phrase === 'attention' || hit.phrase === 'attn';
+    const strength = weak ? 0.5 : 1;
+    if (sameLine.length > 0 && letterShare(sameLine.map((t) => t.text).join(' ')) > 0.6) {
+      const value = normaliseText(sameLine.map((t) => t.text).join(' '));
+      out.push({
+        value,
+        norm: value,
+        quality: 1,
+        tokens: sameLine,
+        score: 0.75 * strength,
+        source: 'label-right',
+      });
+      continue;
+    }
+    const labelToken = hit.row.tokens[hit.start]!;
+    const below = segments.find(
+      (s) =>
+        s.tokens[0]!.box.y0 > labelToken.box.y1 - 0.002 &&
+        Math.abs(s.tokens[0]!.box.x0 - labelToken.box.x0) < 0.08 &&
+        s.tokens[0]!.box.y0 - labelToken.box.y1 < 0.05,
+    );
+    if (below && letterShare(below.text) > 0.6 && !CONTACT.test(below.text)) {
+      const value = normaliseText(below.text);
+      out.push({
+        value,
+        norm: value,
+        quality: 1,
+        tokens: below.tokens,
+        score: 0.7 * strength,
+        source: 'label-below',
+      });
+    }
+  }
+  // Letters with a window: a small sender line ("Supplier GmbH ● Street 1 ● City") over the recipient.
+  if (supplier) {
+    const senderLine = segments.find(
+      (s) =>
+        s.rest.length > 0 &&
+        s.order !== supplier.order &&
+        normaliseText(s.key).startsWith(normaliseText(supplier.key).slice(0, 8)),
+    );
+    if (senderLine) {
+      const box = senderLine.tokens[0]!.box;
+      const next = segments.find(
+        (s) =>
+          s.tokens[0]!.box.y0 > box.y1 - 0.001 &&
+          Math.abs(s.tokens[0]!.box.x0 - box.x0) < 0.06 &&
+          s.tokens[0]!.box.y0 - box.y1 < 0.04 &&
+          s.lineId !== senderLine.lineId,
+      );
+      if (next && letterShare(next.text) > 0.6) {
+        const value = normaliseText(next.text);
+        out.push({
+          value,
+          norm: value,
+          quality: 1,
+          tokens: next.tokens,
+          score: 0.55,
+          source: 'window-address',
+        });
+      }
+    }
+  }
+  return out.sort((a, b) => b.score - a.score);
+}

@@ -1,0 +1,44 @@
+import { LABELS } from '../labels.js';
+import { READERS } from '../readers.js';
+import type { DocumentHints } from '../hints.js';
+import type { DocumentView } from '../view.js';
+import { findLabels, valuesNear, type Candidate } from './labelled.js';
+
+/** Words that follow a label but are not the value (`Invoice Date`, `Rechnung vom`). */
+const NOT_A_REFERENCE = /^(date|datum|vom|du|le|van|of|to|page|seite|tel|fax|phone|total)$/i;
+
+/** Invoice or receipt number, and purchase order number. */
+export function findReferences(
+  view: DocumentView,
+  hints: DocumentHints,
+): { referenceNo: Candidate[]; purchaseOrderNo: Candidate[] } {
+  const read = READERS.reference!;
+  const collect = (set: string): Candidate[] =>
+    findLabels(view, LABELS[set]!)
+      .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens: 1, below: true, maxRightGap: 25 }))
+      .filter((c) => !c.tokens.some((t) => NOT_A_REFERENCE.test(t.key)))
+      .map((c) => ({ ...c, score: c.score * plausibility(c.value) }));
+  const purchaseOrderNo = rank(collect('purchaseOrderNo'));
+  const poTokens = new Set(purchaseOrderNo.flatMap((c) => c.tokens.map((t) => t.id)));
+  const referenceNo = rank(collect('referenceNo').filter((c) => !c.tokens.some((t) => poTokens.has(t.id))));
+  return { referenceNo, purchaseOrderNo };
+}
+
+/** Phone numbers, long pure digit runs and words with a single digit are poorer references. */
+function plausibility(value: string): number {
+  if (/^\+?\d[\d\-/ ]{9,}$/.test(value) && value.replace(/\D/g, '').length >= 10) return 0.7;
+  const digits = value.replace(/\D/g, '').length;
+  if (digits === 1 && value.length > 4) return 0.6;
+  return 1;
+}
+
+function rank(list: Candidate[]): Candidate[] {
+  const seen = new Map<string, Candidate>();
+  for (const c of list) {
+    const key = c.value.toUpperCase();
+    const previous = seen.get(key);
+    if (!previous || c.score > previous.score)
+      seen.set(key, previous ? { ...c, score: Math.min(1, c.score + 0.05) } : c);
+  }
+  return [...seen.values()].sort((a, b) => b.score - a.score);
+}

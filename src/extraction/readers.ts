@@ -1,0 +1,155 @@
+import type { FieldKind } from '../products/types.js';
+import { parseAmount } from './normalise/amounts.js';
+import { parseCurrency } from './normalise/currency.js';
+import { parseDate, type DateOrder } from './normalise/dates.js';
+import {
+  normaliseAbn,
+  normaliseBic,
+  normaliseBsb,
+  normaliseIban,
+  normaliseVatId,
+  parseBpayBiller,
+  parseBpayCrn,
+} from './normalise/ids.js';
+import { normaliseText } from './normalise/text.js';
+
+/** What a finder learned about the document that decides how to read values. */
+export interface ReadingHints {
+  dateOrder?: DateOrder;
+  decimalSeparator?: '.' | ',';
+}
+
+/** A value read from printed text: canonical string, typed value, and how clean the reading was (0..1). */
+export interface ReadValue {
+  value: string;
+  norm: string | number;
+  /** 1 for an unambiguous, complete reading; lower when the text allowed other readings. */
+  quality: number;
+  /** The currency printed with an amount, if any. */
+  currency?: string;
+}
+
+export type Reader = (text: string, hints: ReadingHints) => ReadValue | undefined;
+
+const amount: Reader = (text, hints) => {
+  const parsed = parseAmount(
+    text,
+    hints.decimalSeparator ? { decimalSeparator: hints.decimalSeparator } : {},
+  );
+  if (!parsed) return undefined;
+  let quality = parsed.hasDecimals ? 1 : 0.6;
+  if (parsed.ambiguousSeparator && !hints.decimalSeparator) quality *= 0.8;
+  return {
+    value: parsed.canonical,
+    norm: parsed.value,
+    quality,
+    ...(parsed.currency ? { currency: parsed.currency } : {}),
+  };
+};
+
+const date: Reader = (text, hints) => {
+  const parsed = parseDate(text, hints.dateOrder ? { order: hints.dateOrder } : {});
+  if (!parsed) return undefined;
+  const year = Number(parsed.iso.slice(0, 4));
+  // Documents are dated within a plausible window; far years are misreadings.
+  if (year < 1990 || year > 2100) return undefined;
+  return { value: parsed.iso, norm: parsed.iso, quality: parsed.ambiguous ? 0.6 : 1 };
+};
+
+/** References: invoice, receipt and order numbers. Must hold a digit, no spaces once joined. */
+const reference: Reader = (text) => {
+  const compact = text.replace(/\s+/g, '').replace(/^[#:.\-–]+|[.,;:]+$/g, '');
+  if (compact.length < 3 || compact.length > 30 || !/\d/.test(compact)) return undefined;
+  if (!/^[\p{L}\p{N}][\p{L}\p{N}\-/._#]*$/u.test(compact)) return undefined;
+  // A date or a money amount is not a reference.
+  if (parseDate(text) || /^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(compact)) return undefined;
+  const letters = (compact.match(/\p{L}/gu) ?? []).length;
+  const quality = letters > compact.length * 0.7 ? 0.4 : 1;
+  return { value: compact, norm: compact, quality };
+};
+
+const integer: Reader = (text) => {
+  const m = /^\s*(\d{1,4})\s*(days?|tage|jours|dagen)?\s*$/i.exec(text);
+  if (!m) return undefined;
+  return { value: String(Number(m[1])), norm: Number(m[1]), quality: 1 };
+};
+
+const currency: Reader = (text) => {
+  const code = parseCurrency(text.trim());
+  return code ? { value: code, norm: code, quality: 1 } : undefined;
+};
+
+const abn: Reader = (text) => {
+  const value = normaliseAbn(text);
+  return value ? { value, norm: value, quality: 1 } : undefined;
+};
+
+const taxId: Reader = (text) => {
+  const vat = normaliseVatId(text);
+  if (vat) return { value: vat.value, norm: vat.value, quality: 1 };
+  const abnValue = normaliseAbn(text);
+  if (abnValue) return { value: abnValue, norm: abnValue, quality: 0.9 };
+  // Registration numbers without a recognisable format (older GST numbers and the like).
+  const compact = text.replace(/[\s.]/g, '');
+  if (/^[A-Z0-9][A-Z0-9\-/]{6,20}$/i.test(compact) && (compact.match(/\d/g) ?? []).length >= 6) {
+    return { value: compact.toUpperCase(), norm: compact.toUpperCase(), quality: 0.5 };
+  }
+  return undefined;
+};
+
+const iban: Reader = (text) => {
+  const value = normaliseIban(text);
+  return value ? { value, norm: value, quality: 1 } : undefined;
+};
+
+const bic: Reader = (text) => {
+  const value = normaliseBic(text.trim().toUpperCase());
+  return value ? { value, norm: value, quality: 1 } : undefined;
+};
+
+const bsb: Reader = (text) => {
+  const value = normaliseBsb(text);
+  return value ? { value, norm: value, quality: 1 } : undefined;
+};
+
+const bankAccount: Reader = (text) => {
+  const compact = text.replace(/[\s-]/g, '');
+  if (!/^\d{6,12}$/.test(compact)) return undefined;
+  return { value: compact, norm: compact, quality: 0.9 };
+};
+
+const bpayBiller: Reader = (text) => {
+  const parsed = parseBpayBiller(text);
+  return parsed
+    ? { value: parsed.value, norm: parsed.value, quality: parsed.checksumValid ? 1 : 0.7 }
+    : undefined;
+};
+
+const bpayCrn: Reader = (text) => {
+  const parsed = parseBpayCrn(text);
+  return parsed
+    ? { value: parsed.value, norm: parsed.value, quality: parsed.checksumValid ? 1 : 0.7 }
+    : undefined;
+};
+
+const plainText: Reader = (text) => {
+  const value = normaliseText(text);
+  return value.length >= 2 ? { value, norm: value, quality: 1 } : undefined;
+};
+
+export const READERS: Partial<Record<FieldKind, Reader>> = {
+  amount,
+  date,
+  reference,
+  integer,
+  currency,
+  abn,
+  taxId,
+  iban,
+  bic,
+  bsb,
+  bankAccount,
+  bpayBiller,
+  bpayCrn,
+  text: plainText,
+};

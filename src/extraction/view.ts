@@ -1,0 +1,167 @@
+import type { Box, Token, TokenLayer } from '../core/types.js';
+import type { BoundingBox } from './types.js';
+
+/** A token with what finders keep asking for, computed once. */
+export interface ViewToken extends Token {
+  /** Lower-case, accents kept, surrounding punctuation removed: for matching labels. */
+  key: string;
+  /** Index of the token's row in `view.rows`. */
+  row: number;
+  /** Index of the token inside its row (left to right). */
+  col: number;
+  height: number;
+  /** The box with x scaled to page-height units, so distances across and down compare. */
+  u: Box;
+}
+
+/**
+ * A visual row: tokens of one page whose vertical middles line up, left to right, across column gaps.
+ * Lines of the token layer stop at wide gaps; a label and its value far to the right share a row.
+ */
+export interface Row {
+  index: number;
+  pageNum: number;
+  tokens: ViewToken[];
+  box: Box;
+  /** Median token height: the row's text size. */
+  height: number;
+}
+
+/** Read-only helpers over a token layer for finders. */
+export interface DocumentView {
+  layer: TokenLayer;
+  tokens: ViewToken[];
+  rows: Row[];
+  pageCount: number;
+  /** Median token height over the document. */
+  bodyHeight: number;
+  /** Lower-cased text of the whole document, rows joined by newlines (for document-level cues). */
+  text: string;
+}
+
+export function keyOf(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+}
+
+export function createView(layer: TokenLayer): DocumentView {
+  const aspect = new Map(layer.pages.map((p) => [p.pageNum, p.width / p.height]));
+  const tokens: ViewToken[] = layer.tokens.map((t) => {
+    const a = aspect.get(t.pageNum) ?? 1;
+    return {
+      ...t,
+      key: keyOf(t.text),
+      row: -1,
+      col: -1,
+      height: t.box.y1 - t.box.y0,
+      u: { x0: t.box.x0 * a, y0: t.box.y0, x1: t.box.x1 * a, y1: t.box.y1 },
+    };
+  });
+  const rows: Row[] = [];
+  const byPage = new Map<number, ViewToken[]>();
+  for (const token of tokens) {
+    const list = byPage.get(token.pageNum);
+    if (list) list.push(token);
+    else byPage.set(token.pageNum, [token]);
+  }
+  for (const pageNum of [...byPage.keys()].sort((a, b) => a - b)) {
+    const pageTokens = byPage.get(pageNum)!.sort((a, b) => centreY(a.box) - centreY(b.box));
+    let current: ViewToken[] = [];
+    let currentMid = 0;
+    let currentHeight = 0;
+    const flush = (): void => {
+      if (current.length === 0) return;
+      current.sort((a, b) => a.box.x0 - b.box.x0);
+      const index = rows.length;
+      current.forEach((t, i) => {
+        t.row = index;
+        t.col = i;
+      });
+      rows.push({
+        index,
+        pageNum,
+        tokens: current,
+        box: unionAll(current.map((t) => t.box)),
+        height: median(current.map((t) => t.height)),
+      });
+      current = [];
+    };
+    for (const token of pageTokens) {
+      const mid = centreY(token.box);
+      if (current.length > 0 && Math.abs(mid - currentMid) > 0.5 * Math.min(currentHeight, token.height))
+        flush();
+      current.push(token);
+      currentMid = current.reduce((s, t) => s + centreY(t.box), 0) / current.length;
+      currentHeight = median(current.map((t) => t.height));
+    }
+    flush();
+  }
+  const bodyHeight = median(tokens.map((t) => t.height)) || 0.01;
+  const text = rows
+    .map((r) => r.tokens.map((t) => t.text).join(' '))
+    .join('\n')
+    .toLowerCase();
+  return { layer, tokens, rows, pageCount: layer.pages.length, bodyHeight, text };
+}
+
+/** The spec's bounding box of a run of tokens (all on one page: the first token's page wins). */
+export function boundingBoxOf(tokens: readonly Token[]): BoundingBox | null {
+  const first = tokens[0];
+  if (!first) return null;
+  const same = tokens.filter((t) => t.pageNum === first.pageNum);
+  const box = unionAll(same.map((t) => t.box));
+  return {
+    pageNum: first.pageNum,
+    topLeft: { x: round(box.x0), y: round(box.y0) },
+    bottomRight: { x: round(box.x1), y: round(box.y1) },
+    tokenIds: tokens.map((t) => t.id),
+  };
+}
+
+export function textOf(tokens: readonly Token[]): string {
+  return tokens.map((t) => t.text).join(' ');
+}
+
+export function centreY(box: Box): number {
+  return (box.y0 + box.y1) / 2;
+}
+
+export function unionAll(boxes: readonly Box[]): Box {
+  return boxes.reduce((a, b) => ({
+    x0: Math.min(a.x0, b.x0),
+    y0: Math.min(a.y0, b.y0),
+    x1: Math.max(a.x1, b.x1),
+    y1: Math.max(a.y1, b.y1),
+  }));
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function round(v: number): number {
+  return Math.round(v * 1e4) / 1e4;
+}
+
+/**
+ * Spans of up to `maxTokens` consecutive tokens of each row, left to right: the strings finders try
+ * to read as values. A span never crosses a gap wider than `maxGap` body heights.
+ */
+export function* rowSpans(view: DocumentView, maxTokens: number, maxGap = 1.2): Generator<ViewToken[]> {
+  for (const row of view.rows) {
+    for (let i = 0; i < row.tokens.length; i++) {
+      const span: ViewToken[] = [];
+      for (let j = i; j < row.tokens.length && span.length < maxTokens; j++) {
+        const token = row.tokens[j]!;
+        const previous = span[span.length - 1];
+        if (previous && token.u.x0 - previous.u.x1 > maxGap * Math.max(row.height, view.bodyHeight)) break;
+        span.push(token);
+        yield [...span];
+      }
+    }
+  }
+}
