@@ -57,7 +57,9 @@ export const LABELS: Record<string, LabelSet> = {
       'amount payable',
       'total payable',
       'total value',
-      'rounded total',
+      'rounded total', 'total amt payable', 'total amount payable', 'amt payable', 'total payable amount',
+      'grand total (rm)', 'total (incl. gst)', 'total incl gst', 'total inclusive gst', 'total sales (inclusive of gst)',
+      'total sales (incl gst)', 'nett amount', 'net amount payable', 'total rounded',
       'total after rounding',
       'total (incl',
       'total incl. tax',
@@ -210,6 +212,10 @@ export const LABELS: Record<string, LabelSet> = {
       'pay this amount',
     ],
   },
+  cashTendered: {
+    strong: ['cash', 'cash received', 'cash tendered', 'tendered', 'tender', 'paid amount', 'amount tendered', 'tunai', 'bayar', 'received', 'payment', 'cash paid'],
+  },
+  change: { strong: ['change', 'change due', 'baki', 'kembalian', 'rückgeld', 'monnaie', 'rendu'] },
   amountPaid: {
     strong: [
       'amount paid',

@@ -44,6 +44,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   for (const role of ROLES) out[role] = mergeSameValue(out[role]);
 
   applyArithmetic(out);
+  applyCashAndChange(view, hints, out);
 
   // With nothing paid, the amount due is the total.
   if (out.amountDue.length === 0 && out.amountPaid.length === 0 && out.total[0]) {
@@ -108,4 +109,32 @@ function applyArithmetic(out: Record<AmountRole, Candidate[]>): void {
   // A subtotal above the total is not one.
   if (total) out.subTotal = out.subTotal.filter((s) => (s.norm as number) <= (total.norm as number) + 0.011);
   if (total) out.tax = out.tax.filter((s) => Math.abs(s.norm as number) < Math.abs(total.norm as number));
+}
+
+/**
+ * On receipts the amount tendered less the change given is the total: a check on the total that
+ * survives a misread total line, and a total when its line was not read at all.
+ */
+function applyCashAndChange(view: DocumentView, hints: DocumentHints, out: Record<AmountRole, Candidate[]>): void {
+  const read = READERS.amount!;
+  const first = (set: string): Candidate | undefined =>
+    findLabels(view, LABELS[set]!)
+      .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens: 4, maxRightGap: 30 }))
+      .filter((c) => c.quality >= 1)
+      .sort((a, b) => b.score - a.score)[0];
+  const cash = first('cashTendered');
+  const change = first('change');
+  if (!cash || !change) return;
+  const paid = (cash.norm as number) - (change.norm as number);
+  if (!(paid > 0) || (change.norm as number) < 0) return;
+  const value = paid.toFixed(2);
+  const match = out.total.find((c) => Math.abs((c.norm as number) - paid) < 0.005);
+  if (match) {
+    out.total = out.total
+      .map((c) => (c === match ? { ...c, score: Math.min(1, c.score + 0.3), source: `${c.source}+change` } : c))
+      .sort((a, b) => b.score - a.score);
+  } else {
+    out.total.push({ value, norm: paid, quality: 1, tokens: [...cash.tokens, ...change.tokens], score: 0.55, source: 'cash-less-change' });
+    out.total.sort((a, b) => b.score - a.score);
+  }
 }

@@ -25,38 +25,33 @@ const CONTACT =
 const TAX_LINE =
   /\b(gst|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax)\b/i;
 
+/** Words far apart on a row (more than this many row heights) belong to different segments. */
+const SEGMENT_GAP = 3;
+
+/**
+ * Segments of a page in reading order: visual rows cut at wide gaps and at separators. Rows rather than
+ * the token layer's lines, because headings printed with wide letter spacing split into several lines.
+ */
 function segmentsOf(view: DocumentView, pageNum: number): Segment[] {
-  const byLine = new Map<number, ViewToken[]>();
-  for (const token of view.tokens) {
-    if (token.pageNum !== pageNum) continue;
-    const list = byLine.get(token.lineId);
-    if (list) list.push(token);
-    else byLine.set(token.lineId, [token]);
-  }
-  const lines = [...byLine.entries()]
-    .map(([lineId, tokens]) => ({ lineId, tokens: tokens.sort((a, b) => a.box.x0 - b.box.x0) }))
-    .sort((a, b) => a.tokens[0]!.box.y0 - b.tokens[0]!.box.y0 || a.tokens[0]!.box.x0 - b.tokens[0]!.box.x0);
   const segments: Segment[] = [];
-  for (const line of lines) {
-    let current: ViewToken[] = [];
+  for (const row of view.rows) {
+    if (row.pageNum !== pageNum) continue;
     const parts: ViewToken[][] = [];
-    for (const token of line.tokens) {
-      if (SEPARATORS.test(token.text)) {
+    let current: ViewToken[] = [];
+    let previous: ViewToken | undefined;
+    for (const token of row.tokens) {
+      const gap = previous ? (token.u.x0 - previous.u.x1) / Math.max(row.height, view.bodyHeight) : 0;
+      if (SEPARATORS.test(token.text) || gap > SEGMENT_GAP) {
         if (current.length > 0) parts.push(current);
-        current = [];
+        current = SEPARATORS.test(token.text) ? [] : [token];
       } else current.push(token);
+      previous = token;
     }
     if (current.length > 0) parts.push(current);
     parts.forEach((part, i) => {
       const text = part.map((t) => t.text).join(' ');
-      segments.push({
-        tokens: part,
-        text,
-        key: text.toLowerCase(),
-        lineId: line.lineId,
-        order: segments.length,
-        rest: parts.slice(i + 1).flat(),
-      });
+      const order = segments.length;
+      segments.push({ tokens: part, text, key: text.toLowerCase(), lineId: order, order, rest: parts.slice(i + 1).flat() });
     });
   }
   return segments;
@@ -96,7 +91,7 @@ export interface PartyCandidates {
  */
 export function findParties(view: DocumentView): PartyCandidates {
   const segments = segmentsOf(view, 1);
-  const customerLines = customerBlockLines(view);
+  const customerTokens = customerBlockTokens(view);
   const repeated = new Map<string, number>();
   for (const s of [...segments, ...(view.pageCount > 1 ? segmentsOf(view, view.pageCount) : [])]) {
     const key = normaliseText(s.key);
@@ -108,7 +103,7 @@ export function findParties(view: DocumentView): PartyCandidates {
     (s) => letterShare(s.text) > 0.6 && s.text.replace(/[^\p{L}]/gu, '').length >= 3,
   );
   for (const segment of segments) {
-    if (customerLines.has(segment.lineId)) continue;
+    if (segment.tokens.some((t) => customerTokens.has(t.id))) continue;
     const text = segment.text;
     const lettersOnly = text.replace(/[^\p{L}]/gu, '');
     if (lettersOnly.length < 3 || letterShare(text) < 0.55) continue;
@@ -134,7 +129,8 @@ export function findParties(view: DocumentView): PartyCandidates {
     if (/\d{3,}/.test(nameText)) score -= 0.15;
     if (isAddressLine(segment) && legalAt < 0) score -= 0.15;
     const meanConfidence = segment.tokens.reduce((s, t) => s + t.confidence, 0) / segment.tokens.length;
-    score *= 0.5 + 0.5 * meanConfidence;
+    // OCR of logos and stamps yields confident-looking garbage rarely, low-confidence garbage often.
+    score *= meanConfidence < 0.5 ? 0.3 : 0.4 + 0.6 * meanConfidence;
     scored.push({ segment, tokens, score: Math.max(0, Math.min(1, score)) });
   }
   scored.sort((a, b) => b.score - a.score);
@@ -239,21 +235,17 @@ function addressAfter(
   ];
 }
 
-/** Line ids of the block announced by "Bill to", "Customer", "Kunde"...: not the supplier. */
-function customerBlockLines(view: DocumentView): Set<number> {
+/** Tokens of the block announced by "Bill to", "Customer", "Kunde"...: not the supplier. */
+function customerBlockTokens(view: DocumentView): Set<number> {
   const ids = new Set<number>();
-  for (const hit of findLabels(view, {
-    strong: LABELS.customerName!.strong.filter((l) => l !== 'to' && l !== 'attention' && l !== 'attn'),
-  })) {
+  for (const hit of findLabels(view, { strong: LABELS.customerName!.strong.filter((l) => l !== 'to' && l !== 'attention' && l !== 'attn') })) {
     const labelToken = hit.row.tokens[hit.start]!;
     const block = view.layer.lines[labelToken.lineId]?.blockId;
-    for (const line of view.layer.lines) {
-      if (line.blockId === block && line.pageNum === labelToken.pageNum) ids.add(line.id);
-    }
+    const blockLines = new Set(view.layer.lines.filter((l) => l.blockId === block).map((l) => l.id));
+    for (const t of view.tokens) if (blockLines.has(t.lineId)) ids.add(t.id);
     // The lines right under the label, when the label stands alone on its line.
     for (const row of view.rows.slice(hit.row.index + 1, hit.row.index + 4)) {
-      for (const t of row.tokens)
-        if (t.u.x0 >= hit.box.x0 - 0.05 && t.u.x0 <= hit.box.x1 + 0.2) ids.add(t.lineId);
+      for (const t of row.tokens) if (t.u.x0 >= hit.box.x0 - 0.05 && t.u.x0 <= hit.box.x1 + 0.2) ids.add(t.id);
     }
   }
   return ids;
