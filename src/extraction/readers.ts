@@ -47,13 +47,51 @@ const amount: Reader = (text, hints) => {
   };
 };
 
+/** Letters OCR confuses with digits, read back as the digits they stand for in a numeric field. */
+const DIGIT_LOOKALIKES: Record<string, string> = {
+  O: '0',
+  o: '0',
+  D: '0',
+  Q: '0',
+  l: '1',
+  I: '1',
+  '|': '1',
+  i: '1',
+  S: '5',
+  s: '5',
+  B: '8',
+  Z: '2',
+  z: '2',
+  g: '9',
+};
+
+/** The text with look-alike letters read as digits, when it is mostly digits already; else undefined. */
+export function digitsFromLookalikes(text: string): string | undefined {
+  const digits = (text.match(/\d/g) ?? []).length;
+  const lookalikes = [...text].filter((c) => c in DIGIT_LOOKALIKES).length;
+  if (lookalikes === 0 || lookalikes > 2 || digits < 4) return undefined;
+  return [...text].map((c) => DIGIT_LOOKALIKES[c] ?? c).join('');
+}
+
+/** A numeric date inside longer text (`Date:21/05/2018Time: 11:12`). */
+const EMBEDDED_DATE = /(?<!\d)(\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{4}[/.-]\d{1,2}[/.-]\d{1,2})(?!\d)/;
+
 const date: Reader = (text, hints) => {
-  const parsed = parseDate(text, hints.dateOrder ? { order: hints.dateOrder } : {});
+  const order = hints.dateOrder ? { order: hints.dateOrder } : {};
+  let parsed = parseDate(text, order);
+  let quality = 1;
+  if (!parsed) {
+    const embedded = EMBEDDED_DATE.exec(text)?.[1];
+    const fixed = digitsFromLookalikes(text);
+    parsed =
+      (embedded ? parseDate(embedded, order) : undefined) ?? (fixed ? parseDate(fixed, order) : undefined);
+    quality = 0.85;
+  }
   if (!parsed) return undefined;
   const year = Number(parsed.iso.slice(0, 4));
   // Documents are dated within a plausible window; far years are misreadings.
   if (year < 1990 || year > 2100) return undefined;
-  return { value: parsed.iso, norm: parsed.iso, quality: parsed.ambiguous ? 0.6 : 1 };
+  return { value: parsed.iso, norm: parsed.iso, quality: quality * (parsed.ambiguous ? 0.6 : 1) };
 };
 
 /** References: invoice, receipt and order numbers. Must hold a digit, no spaces once joined. */

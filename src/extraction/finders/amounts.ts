@@ -115,7 +115,11 @@ function applyArithmetic(out: Record<AmountRole, Candidate[]>): void {
  * On receipts the amount tendered less the change given is the total: a check on the total that
  * survives a misread total line, and a total when its line was not read at all.
  */
-function applyCashAndChange(view: DocumentView, hints: DocumentHints, out: Record<AmountRole, Candidate[]>): void {
+function applyCashAndChange(
+  view: DocumentView,
+  hints: DocumentHints,
+  out: Record<AmountRole, Candidate[]>,
+): void {
   const read = READERS.amount!;
   const first = (set: string): Candidate | undefined =>
     findLabels(view, LABELS[set]!)
@@ -131,10 +135,19 @@ function applyCashAndChange(view: DocumentView, hints: DocumentHints, out: Recor
   const match = out.total.find((c) => Math.abs((c.norm as number) - paid) < 0.005);
   if (match) {
     out.total = out.total
-      .map((c) => (c === match ? { ...c, score: Math.min(1, c.score + 0.3), source: `${c.source}+change` } : c))
+      .map((c) =>
+        c === match ? { ...c, score: Math.min(1, c.score + 0.3), source: `${c.source}+change` } : c,
+      )
       .sort((a, b) => b.score - a.score);
   } else {
-    out.total.push({ value, norm: paid, quality: 1, tokens: [...cash.tokens, ...change.tokens], score: 0.55, source: 'cash-less-change' });
+    out.total.push({
+      value,
+      norm: paid,
+      quality: 1,
+      tokens: [...cash.tokens, ...change.tokens],
+      score: 0.55,
+      source: 'cash-less-change',
+    });
     out.total.sort((a, b) => b.score - a.score);
   }
 }

@@ -26,7 +26,7 @@ const TAX_LINE =
   /\b(gst|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax)\b/i;
 
 /** Words far apart on a row (more than this many row heights) belong to different segments. */
-const SEGMENT_GAP = 3;
+const SEGMENT_GAP = 4;
 
 /**
  * Segments of a page in reading order: visual rows cut at wide gaps and at separators. Rows rather than
@@ -51,7 +51,14 @@ function segmentsOf(view: DocumentView, pageNum: number): Segment[] {
     parts.forEach((part, i) => {
       const text = part.map((t) => t.text).join(' ');
       const order = segments.length;
-      segments.push({ tokens: part, text, key: text.toLowerCase(), lineId: order, order, rest: parts.slice(i + 1).flat() });
+      segments.push({
+        tokens: part,
+        text,
+        key: text.toLowerCase(),
+        lineId: order,
+        order,
+        rest: parts.slice(i + 1).flat(),
+      });
     });
   }
   return segments;
@@ -66,7 +73,11 @@ function hasLegalForm(tokens: readonly ViewToken[]): number {
   return tokens.findIndex((t) => LEGAL.has(t.key) || LEGAL.has(t.text.toLowerCase()));
 }
 
+/** A company registration number printed alone ("(1152264-K)", "Co. No: 20154-T"). */
+const REGISTRATION = /^\(?\s*(co\.?,?\s*(no|reg)\.?\s*:?\s*|company no\.?\s*:?\s*)?[\d\s-]{4,}[a-z]?\s*\)?$/i;
+
 function isAddressLine(segment: Segment): boolean {
+  if (REGISTRATION.test(segment.text.trim())) return false;
   if (
     CONTACT.test(segment.text) ||
     /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier)\b/i.test(segment.text)
@@ -108,11 +119,30 @@ export function findParties(view: DocumentView): PartyCandidates {
     const lettersOnly = text.replace(/[^\p{L}]/gu, '');
     if (lettersOnly.length < 3 || letterShare(text) < 0.55) continue;
     if (segment.tokens.length > 10) continue;
-    const legalAt = hasLegalForm(segment.tokens);
-    const tokens =
-      legalAt >= 0
-        ? segment.tokens.slice(0, legalAt + 1 + trailingLegal(segment.tokens, legalAt))
-        : segment.tokens;
+    let legalAt = hasLegalForm(segment.tokens);
+    let own = segment.tokens;
+    // "Owned by: Chef Lee Sdn Bhd": the company follows the colon.
+    const colon = own.findIndex((t) => t.text.endsWith(':'));
+    if (colon >= 0 && legalAt > colon) {
+      own = own.slice(colon + 1);
+      legalAt = hasLegalForm(own);
+    }
+    let tokens = legalAt >= 0 ? own.slice(0, legalAt + 1 + trailingLegal(own, legalAt)) : own;
+    // A name broken over two lines: the second short line ends in the legal form.
+    const next = segments[segment.order + 1];
+    const nextLegal = next ? hasLegalForm(next.tokens) : -1;
+    if (
+      legalAt < 0 &&
+      next &&
+      next.tokens.length <= 4 &&
+      nextLegal >= 0 &&
+      next.tokens[0]!.box.y0 - segment.tokens[0]!.box.y1 < 2 * view.bodyHeight
+    ) {
+      tokens = [...tokens, ...next.tokens.slice(0, nextLegal + 1 + trailingLegal(next.tokens, nextLegal))];
+      legalAt = tokens.length - 1;
+    }
+    // A legal form alone ("Co.", "Sdn Bhd") is not a name.
+    if (tokens.every((t) => LEGAL.has(t.key))) continue;
     const nameText = tokens.map((t) => t.text).join(' ');
     let score = 0.2;
     const y = segment.tokens[0]!.box.y0;
@@ -194,7 +224,7 @@ function addressAfter(
       if (
         parts.length === 0 &&
         skipped < 2 &&
-        (/^\(?[\d\s-]+[a-z]?\)?$/i.test(segment.text) || /\b(reg|co\.? ?no|company no)\b/i.test(segment.text))
+        (REGISTRATION.test(segment.text.trim()) || /\b(reg|co\.? ?no|company no)\b/i.test(segment.text))
       ) {
         skipped++;
         previousBottom = Math.max(...segment.tokens.map((t) => t.box.y1));
@@ -238,14 +268,17 @@ function addressAfter(
 /** Tokens of the block announced by "Bill to", "Customer", "Kunde"...: not the supplier. */
 function customerBlockTokens(view: DocumentView): Set<number> {
   const ids = new Set<number>();
-  for (const hit of findLabels(view, { strong: LABELS.customerName!.strong.filter((l) => l !== 'to' && l !== 'attention' && l !== 'attn') })) {
+  for (const hit of findLabels(view, {
+    strong: LABELS.customerName!.strong.filter((l) => l !== 'to' && l !== 'attention' && l !== 'attn'),
+  })) {
     const labelToken = hit.row.tokens[hit.start]!;
     const block = view.layer.lines[labelToken.lineId]?.blockId;
     const blockLines = new Set(view.layer.lines.filter((l) => l.blockId === block).map((l) => l.id));
     for (const t of view.tokens) if (blockLines.has(t.lineId)) ids.add(t.id);
     // The lines right under the label, when the label stands alone on its line.
     for (const row of view.rows.slice(hit.row.index + 1, hit.row.index + 4)) {
-      for (const t of row.tokens) if (t.u.x0 >= hit.box.x0 - 0.05 && t.u.x0 <= hit.box.x1 + 0.2) ids.add(t.id);
+      for (const t of row.tokens)
+        if (t.u.x0 >= hit.box.x0 - 0.05 && t.u.x0 <= hit.box.x1 + 0.2) ids.add(t.id);
     }
   }
   return ids;
