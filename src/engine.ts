@@ -8,6 +8,10 @@ import { sniffMediaType } from './documents/sniff.js';
 import { createMemoryFileStore } from './adapters/stores/memory-file-store.js';
 import { defaultImageBackend, defaultOcrEngine, defaultPdfReader } from './default-adapters.js';
 import type { TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';
+import { extractFields } from './extraction/extract.js';
+import type { ExtractionResult, FieldResult } from './extraction/types.js';
+import { createCatalogue, type Catalogue } from './products/catalogue.js';
+import type { FieldsetDefinition, ProductDefinition } from './products/types.js';
 import type { FileStore } from './ports/file-store.js';
 import type { ImageBackend } from './ports/image-backend.js';
 import type { OcrEngine } from './ports/ocr-engine.js';
@@ -26,6 +30,8 @@ export interface EngineOptions {
   namespace?: string;
   /** Limits of accounts that were not configured otherwise. */
   limits?: Partial<AccountLimits>;
+  /** Host products and fieldsets, registered on top of the built-in catalogue. */
+  products?: { fieldsets?: FieldsetDefinition[]; products?: ProductDefinition[] };
   ingest?: {
     /** Resolution PDF pages are rendered at for OCR. Default 300. */
     dpi?: number;
@@ -58,8 +64,25 @@ export interface IngestCallOptions {
   force?: boolean;
 }
 
+export interface ExtractOptions {
+  accountId?: string;
+  /** Locale of this document; the account's locale otherwise. */
+  locale?: string;
+  /** Add the printed text, the typed value and the alternatives considered to each field. */
+  verbose?: boolean;
+}
+
 export interface Engine {
   readonly namespace: string;
+  /** The product catalogue of this engine (built-ins plus the host's). */
+  readonly catalogue: Catalogue;
+  defineFieldset(definition: FieldsetDefinition): void;
+  defineProduct(definition: ProductDefinition): void;
+  /**
+   * Reads the fields of the given products (`invoices:2`, `invoices`, `svc.invoice`) from a file,
+   * ingesting it first when it has no token layer. Every field of every selected fieldset is present.
+   */
+  extract(fileId: string, productIds: string[], options?: ExtractOptions): Promise<ExtractionResult>;
   upload(input: UploadInput, options?: UploadOptions): Promise<FileRecord>;
   getFile(fileId: string, options?: { accountId?: string }): Promise<FileRecord>;
   listFiles(options?: { accountId?: string }): Promise<FileRecord[]>;
@@ -84,12 +107,17 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const files = options.files ?? createMemoryFileStore();
   const accounts = new AccountDirectory(options.limits);
   const namespace = options.namespace ?? 'svc';
-  if (!/^[a-z][a-z0-9_-]{0,31}$/i.test(namespace)) {
+  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(namespace)) {
     throw new DocexError(
       'INVALID_ARGUMENT',
-      'The namespace must be letters, digits, _ or -, starting with a letter.',
+      'The namespace must be lower-case letters, digits, _ or -, starting with a letter.',
     );
   }
+  const catalogue = createCatalogue({
+    namespace,
+    ...(options.products?.fieldsets ? { fieldsets: options.products.fieldsets } : {}),
+    ...(options.products?.products ? { products: options.products.products } : {}),
+  });
   const ingestSettings = {
     dpi: options.ingest?.dpi ?? 300,
     maxPixels: options.ingest?.maxPixels ?? 40_000_000,
@@ -170,8 +198,38 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return layer;
   }
 
-  return {
+  const engine: Engine = {
     namespace,
+    catalogue,
+
+    defineFieldset(definition) {
+      catalogue.defineFieldset(definition);
+    },
+
+    defineProduct(definition) {
+      catalogue.defineProduct(definition);
+    },
+
+    async extract(fileId, productIds, opts = {}) {
+      assertOpen();
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      const account = accounts.get(accountId);
+      // Refused before any work: an id the account may not use, or one that does not exist.
+      const selection = catalogue.resolve(
+        productIds,
+        account.subscriptions ? { subscriptions: account.subscriptions } : {},
+      );
+      const layer = await engine.ingest(fileId, { accountId });
+      const locale = opts.locale ?? account.locale;
+      const fields = extractFields(layer, {
+        fields: selection.fieldsets.flatMap((f) => f.fields),
+        ...(locale ? { locale } : {}),
+      });
+      return {
+        timestamp: new Date().toISOString(),
+        fields: opts.verbose ? fields : fields.map(plainField),
+      };
+    },
 
     async upload(input, uploadOptions = {}) {
       assertOpen();
@@ -262,12 +320,23 @@ export function createEngine(options: EngineOptions = {}): Engine {
       if (ocr) await (await ocr).close();
     },
   };
+  return engine;
 }
 
 /** How many pages an OCR engine can work on at once, when it says so (the tesseract pool does). */
 function ocrWorkers(engine: OcrEngine): number {
   const size = (engine as { size?: unknown }).size;
   return typeof size === 'number' && size >= 1 ? size : 1;
+}
+
+/** Exactly the spec's field object: name, value, confidence, boundingBox. */
+function plainField(field: FieldResult): FieldResult {
+  return {
+    name: field.name,
+    value: field.value,
+    confidence: field.confidence,
+    boundingBox: field.boundingBox,
+  };
 }
 
 function isOcrEngine(value: unknown): value is OcrEngine {

@@ -1,5 +1,5 @@
 export { createEngine } from './engine.js';
-export type { Engine, EngineOptions, UploadOptions, IngestCallOptions } from './engine.js';
+export type { Engine, EngineOptions, ExtractOptions, UploadOptions, IngestCallOptions } from './engine.js';
 export { DocexError, isDocexError } from './core/errors.js';
 export type { ErrorCode, ErrorDetail } from './core/errors.js';
 export type { AccountLimits, AccountSettings } from './core/accounts.js';
@@ -22,3 +22,12 @@ export type { ImagePlacement, PdfDocument, PdfPage, PdfReader, TextRun } from '.
 export type { OcrMode } from './documents/ingest.js';
 export type { UploadInput } from './documents/read-limited.js';
 export type { TesseractOcr, TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';
+export type {
+  BoundingBox,
+  ExtractionResult,
+  FieldResult,
+  TableValue,
+  VerboseFieldResult,
+} from './extraction/types.js';
+export type { FieldDefinition, FieldKind, FieldsetDefinition, ProductDefinition } from './products/types.js';
+export type { Catalogue, ResolvedSelection } from './products/catalogue.js';

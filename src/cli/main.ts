@@ -2,38 +2,55 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createEngine } from '../engine.js';
 import { isDocexError } from '../core/errors.js';
 import type { OcrMode } from '../documents/ingest.js';
+import { createEngine, type Engine } from '../engine.js';
+import { collectFiles } from './files.js';
 
 const USAGE = `docex: document data extraction, offline
 
 Usage:
-  docex ingest <file>... [--ocr auto|always|never] [--text] [--out FILE]
-      Reads each PDF, PNG or JPEG into its token layer (words with boxes, lines, blocks) and prints
-      one JSON line per file: {file, fileId, pages, tokens, lines, blocks} or {file, error}.
-      --text adds the document's text, line by line; --out writes the lines to FILE.
+  docex extract <file|dir>... [--product ID]... [--locale LOCALE] [--out FILE] [--verbose]
+      Reads the fields of each PDF, PNG or JPEG (directories are walked). One JSON line per file:
+      {file, fileId, status, results: {timestamp, fields}} or {file, error: {code, message}}.
+      --product: product or fieldset ids (invoices:2, receipts:1, svc.invoice), repeatable or comma
+      separated; default invoices:2 and receipts:1 together.
+  docex ingest <file|dir>... [--ocr auto|always|never] [--text] [--out FILE]
+      Reads each file into its token layer (words with boxes, lines, blocks): one JSON line per file
+      {file, fileId, pages, tokens, lines, blocks} (with --text, the text line by line).
   docex --help
 
-Exit code 1 when any file failed.`;
+Exit code 1 when any file failed, 2 for a usage error.`;
+
+const DEFAULT_PRODUCTS = ['invoices:2', 'receipts:1'];
 
 export async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      ocr: { type: 'string', default: 'auto' },
-      out: { type: 'string' },
-      text: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const [command, ...files] = positionals;
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        ocr: { type: 'string', default: 'auto' },
+        out: { type: 'string' },
+        text: { type: 'boolean', default: false },
+        product: { type: 'string', multiple: true },
+        locale: { type: 'string' },
+        verbose: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`docex: ${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { positionals, values } = parsed;
+  const [command, ...args] = positionals;
   if (values.help || !command) {
     process.stdout.write(USAGE + '\n');
     return values.help ? 0 : 2;
   }
-  if (command !== 'ingest') {
+  if (command !== 'ingest' && command !== 'extract') {
     process.stderr.write(`docex: unknown command "${command}"\n\n${USAGE}\n`);
     return 2;
   }
@@ -42,36 +59,38 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write('docex: --ocr must be auto, always or never\n');
     return 2;
   }
+  const files = await collectFiles(args);
   if (files.length === 0) {
-    process.stderr.write('docex: give at least one file\n');
+    process.stderr.write('docex: give at least one file or a directory holding documents\n');
     return 2;
   }
+  const products = (values.product ?? DEFAULT_PRODUCTS)
+    .flatMap((p) => p.split(','))
+    .map((p) => p.trim())
+    .filter(Boolean);
   const out = values.out ? createWriteStream(values.out) : process.stdout;
   // A local batch: no upload limits beyond the machine's.
   const engine = createEngine({
     limits: { maxFileBytes: 512 * 1024 * 1024, maxPages: 1000 },
     ingest: { ocr },
   });
+  const progress =
+    values.out && process.stderr.isTTY
+      ? (n: number, file: string) =>
+          process.stderr.write(`\r[${n}/${files.length}] ${path.basename(file).slice(0, 60).padEnd(60)}`)
+      : undefined;
   let failed = 0;
   try {
-    for (const file of files) {
+    // A product id nobody knows is a usage error, found before any file is read.
+    if (command === 'extract') engine.catalogue.resolve(products);
+    for (const [index, file] of files.entries()) {
+      progress?.(index + 1, file);
       let line: Record<string, unknown>;
       try {
-        const record = await engine.upload(await readFile(file), { name: path.basename(file) });
-        const layer = await engine.ingest(record.fileId);
-        line = {
-          file,
-          fileId: record.fileId,
-          pages: layer.pages,
-          tokens: layer.tokens.length,
-          lines: layer.lines.length,
-          blocks: layer.blocks.length,
-        };
-        if (values.text) {
-          line.text = layer.lines
-            .map((l) => l.tokenIds.map((id) => layer.tokens[id]?.text ?? '').join(' '))
-            .join('\n');
-        }
+        line =
+          command === 'extract'
+            ? await extractOne(engine, file, products, values)
+            : await ingestOne(engine, file, values.text);
       } catch (error) {
         failed++;
         line = {
@@ -83,9 +102,49 @@ export async function main(argv: string[]): Promise<number> {
       }
       out.write(JSON.stringify(line) + '\n');
     }
+    if (progress) process.stderr.write('\n');
+  } catch (error) {
+    process.stderr.write(`docex: ${isDocexError(error) ? error.message : (error as Error).message}\n`);
+    return 2;
   } finally {
     await engine.close();
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
   }
   return failed > 0 ? 1 : 0;
+}
+
+async function extractOne(
+  engine: Engine,
+  file: string,
+  products: string[],
+  options: { locale?: string | undefined; verbose?: boolean | undefined },
+): Promise<Record<string, unknown>> {
+  const record = await engine.upload(await readFile(file), { name: path.basename(file) });
+  const results = await engine.extract(record.fileId, products, {
+    ...(options.locale ? { locale: options.locale } : {}),
+    verbose: options.verbose === true,
+  });
+  return { file, fileId: record.fileId, status: 'FINALISED', results };
+}
+
+async function ingestOne(
+  engine: Engine,
+  file: string,
+  withText: boolean | undefined,
+): Promise<Record<string, unknown>> {
+  const record = await engine.upload(await readFile(file), { name: path.basename(file) });
+  const layer = await engine.ingest(record.fileId);
+  const line: Record<string, unknown> = {
+    file,
+    fileId: record.fileId,
+    pages: layer.pages,
+    tokens: layer.tokens.length,
+    lines: layer.lines.length,
+    blocks: layer.blocks.length,
+  };
+  if (withText)
+    line.text = layer.lines
+      .map((l) => l.tokenIds.map((id) => layer.tokens[id]?.text ?? '').join(' '))
+      .join('\n');
+  return line;
 }

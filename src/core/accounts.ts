@@ -10,6 +10,11 @@ export interface AccountSettings {
   limits: AccountLimits;
   /** Locale of the account's documents (for example en-AU, de-DE), used to read dates. */
   locale?: string;
+  /**
+   * Products and fieldsets the account may use (`*`, `invoices`, `invoices:2`, `svc.invoice`).
+   * Absent: every product of the catalogue.
+   */
+  subscriptions?: string[];
 }
 
 export const DEFAULT_LIMITS: AccountLimits = { maxFileBytes: 20 * 1024 * 1024, maxPages: 16 };
@@ -29,11 +34,12 @@ export class AccountDirectory {
 
   configure(
     accountId: string,
-    settings: { limits?: Partial<AccountLimits>; locale?: string },
+    settings: { limits?: Partial<AccountLimits>; locale?: string; subscriptions?: string[] },
   ): AccountSettings {
     const current = this.get(accountId);
     const next: AccountSettings = { ...current, limits: { ...current.limits, ...settings.limits } };
     if (settings.locale !== undefined) next.locale = settings.locale;
+    if (settings.subscriptions !== undefined) next.subscriptions = [...settings.subscriptions];
     this.#settings.set(accountId, next);
     return next;
   }

@@ -80,7 +80,8 @@ const date: Reader = (text, hints) => {
   const order = hints.dateOrder ? { order: hints.dateOrder } : {};
   let parsed = parseDate(text, order);
   let quality = 1;
-  if (!parsed) {
+  // Repairs apply to one printed word only: across words they would swallow neighbours.
+  if (!parsed && !/\s/.test(text.trim())) {
     const embedded = EMBEDDED_DATE.exec(text)?.[1];
     const fixed = digitsFromLookalikes(text);
     parsed =
