@@ -43,7 +43,7 @@ const GROUP: Partial<Record<FieldKind, CalibrationGroup>> = {
   table: 'other',
 };
 
-function groupOf(field: FieldDefinition): CalibrationGroup {
+export function groupOf(field: FieldDefinition): CalibrationGroup {
   if (field.name === 'document.supplierAddress') return 'address';
   return GROUP[field.kind] ?? 'other';
 }

@@ -1,0 +1,172 @@
+/**
+ * `npm run eval -- <corpus dir> [--out results.jsonl] [--report report.json] [--cache DIR] [--fit]`
+ *
+ * Runs the engine over a corpus in the format of shared/corpus/dev (each document beside a JSON ground
+ * truth), writes one result line per document in the format of `docex extract --out`, and prints
+ * per-field precision, recall and coverage, accuracy per document type and overall, and the
+ * reliability table with the expected calibration error. `--cache` keeps token layers between runs
+ * (documents are read once); `--fit` fits the calibration curves on this corpus and prints them.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
+import type { CalibrationCurve, CalibrationGroup } from '../extraction/calibration.js';
+import { extractFields, groupOf } from '../extraction/extract.js';
+import { createEngine } from '../engine.js';
+import { fitIsotonic } from './isotonic.js';
+import { fieldMapFor, productFor, scoreCorpus, type GroundTruth, type PredictedField } from './scoring.js';
+
+const IDENTITY: Record<CalibrationGroup, CalibrationCurve> = Object.fromEntries(
+  (['amount', 'date', 'reference', 'name', 'address', 'id', 'code', 'other'] as const).map((g) => [
+    g,
+    [
+      [0, 0],
+      [1, 1],
+    ],
+  ]),
+) as unknown as Record<CalibrationGroup, CalibrationCurve>;
+
+function groundTruths(dir: string): GroundTruth[] {
+  const out: GroundTruth[] = [];
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.json') && entry.name !== 'index.json' && entry.name !== 'split.json') {
+        const gt = JSON.parse(readFileSync(full, 'utf8')) as Partial<GroundTruth>;
+        if (typeof gt.file === 'string' && gt.type && gt.type !== 'multi')
+          out.push({ fields: {}, ...gt } as GroundTruth);
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const pct = (v: number | null): string => (v === null ? '    -' : (v * 100).toFixed(1).padStart(5));
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: {
+      out: { type: 'string', default: 'eval-results.jsonl' },
+      report: { type: 'string', default: 'eval-report.json' },
+      cache: { type: 'string' },
+      fit: { type: 'boolean', default: false },
+    },
+  });
+  const dir = positionals[0];
+  if (!dir) {
+    process.stderr.write(
+      'usage: npm run eval -- <corpus dir> [--out FILE] [--report FILE] [--cache DIR] [--fit]\n',
+    );
+    process.exitCode = 2;
+    return;
+  }
+  const truths = groundTruths(dir);
+  const cacheIndexFile = values.cache ? path.join(values.cache, 'index.json') : undefined;
+  if (values.cache) mkdirSync(values.cache, { recursive: true });
+  const cacheIndex: Record<string, string> =
+    cacheIndexFile && existsSync(cacheIndexFile) ? JSON.parse(readFileSync(cacheIndexFile, 'utf8')) : {};
+  const engine = createEngine({
+    limits: { maxFileBytes: 512 * 1024 * 1024, maxPages: 100 },
+    ...(values.cache ? { files: createFsFileStore({ dir: path.join(values.cache, 'files') }) } : {}),
+  });
+  const predictions = new Map<string, PredictedField[] | undefined>();
+  const lines: string[] = [];
+  const groups = new Map<string, CalibrationGroup>();
+  const started = performance.now();
+  try {
+    for (const [i, gt] of truths.entries()) {
+      const file = path.join(dir, gt.file);
+      process.stderr.write(`\r[${i + 1}/${truths.length}] ${gt.file.slice(0, 60).padEnd(60)}`);
+      try {
+        const bytes = readFileSync(file);
+        const hash = createHash('sha256').update(bytes).digest('hex');
+        let fileId = cacheIndex[hash];
+        if (!fileId || !(await engine.getTokenLayer(fileId).catch(() => undefined))) {
+          fileId = (await engine.upload(bytes, { name: path.basename(file) })).fileId;
+          cacheIndex[hash] = fileId;
+        }
+        const layer = await engine.ingest(fileId);
+        const selection = engine.catalogue.resolve([productFor(gt.type)]);
+        const definitions = selection.fieldsets.flatMap((f) => f.fields);
+        for (const d of definitions) groups.set(d.name, groupOf(d));
+        const fields = extractFields(layer, {
+          fields: definitions,
+          ...(values.fit ? { calibration: IDENTITY } : {}),
+        }).map(({ name, value, confidence, boundingBox }) => ({ name, value, confidence, boundingBox }));
+        predictions.set(gt.file, fields);
+        lines.push(
+          JSON.stringify({
+            file: gt.file,
+            fileId,
+            status: 'FINALISED',
+            results: { timestamp: new Date().toISOString(), fields },
+          }),
+        );
+      } catch (error) {
+        lines.push(
+          JSON.stringify({
+            file: gt.file,
+            error: { code: (error as { code?: string }).code ?? 'ERROR', message: (error as Error).message },
+          }),
+        );
+      }
+    }
+  } finally {
+    await engine.close();
+    if (cacheIndexFile) writeFileSync(cacheIndexFile, JSON.stringify(cacheIndex));
+  }
+  process.stderr.write('\n');
+  writeFileSync(values.out, lines.join('\n') + '\n');
+  const report = scoreCorpus(truths, predictions);
+  writeFileSync(values.report, JSON.stringify(report, null, 1));
+
+  const log = (s: string) => process.stdout.write(s + '\n');
+  log(
+    `\n${truths.length} documents in ${((performance.now() - started) / 1000).toFixed(1)} s; results in ${values.out}, report in ${values.report}\n`,
+  );
+  log('field              n  precision  recall  coverage');
+  for (const [k, v] of Object.entries(report.perField)) {
+    log(
+      `${k.padEnd(16)} ${String(v.n).padStart(4)}    ${pct(v.precision)}   ${pct(v.recall)}    ${pct(v.predicted / v.n)}`,
+    );
+  }
+  log('\naccuracy by document type');
+  for (const [k, v] of Object.entries(report.byType))
+    log(`  ${k.padEnd(26)} n=${String(v.n).padStart(4)}  ${pct(v.accuracy)} %`);
+  log(`  overall                    n=${String(report.fields).padStart(4)}  ${pct(report.accuracy)} %`);
+  log('\nreliability (confidence bin -> share correct)');
+  for (const b of report.reliability)
+    if (b.n)
+      log(
+        `  ${b.bin}  n=${String(b.n).padStart(4)}  mean confidence ${pct(b.meanConfidence)} %  correct ${pct(b.shareCorrect)} %`,
+      );
+  log(
+    `  ECE ${report.ece.toFixed(3)}; confidence >= 0.9: n=${report.highConfidence.n}, precision ${pct(report.highConfidence.precision)} %`,
+  );
+
+  if (values.fit) {
+    const byGroup = new Map<CalibrationGroup, Array<[number, boolean]>>();
+    for (const row of report.rows) {
+      if (row.got === null || row.confidence === null) continue;
+      const gt = truths.find((t) => t.file === row.file)!;
+      const name = fieldMapFor(gt.type)[row.field]!;
+      const group = groups.get(name) ?? 'other';
+      const list = byGroup.get(group) ?? [];
+      list.push([row.confidence, row.ok]);
+      byGroup.set(group, list);
+    }
+    log('\nfitted calibration (paste into src/extraction/calibration.ts):');
+    for (const [group, pairs] of byGroup)
+      log(`  ${group}: ${JSON.stringify(fitIsotonic(pairs))},  // n=${pairs.length}`);
+  }
+}
+
+await main();
