@@ -13,6 +13,10 @@ export interface LabelSet {
 export const LABELS: Record<string, LabelSet> = {
   total: {
     strong: [
+      'due payable',
+      'total amount incl. vat',
+      'invoice amount',
+      'montant total',
       'total',
       'grand total',
       'total amount',
@@ -102,6 +106,17 @@ export const LABELS: Record<string, LabelSet> = {
   },
   subTotal: {
     strong: [
+      'untaxed amount',
+      'amount untaxed',
+      'exclusief btw',
+      'excl. btw',
+      'excl btw',
+      'net total',
+      'nett total',
+      'total net amount',
+      'netto bedrag',
+      'montant net',
+      'total hors tva',
       'subtotal',
       'sub total',
       'sub-total',
@@ -141,6 +156,14 @@ export const LABELS: Record<string, LabelSet> = {
   },
   tax: {
     strong: [
+      'vat total',
+      'tax total',
+      'gst total',
+      'total sales tax',
+      'ust-betrag',
+      'mwst-betrag',
+      'steuerbetrag',
+      'montant de la tva',
       'tax',
       'vat',
       'gst',
@@ -200,6 +223,11 @@ export const LABELS: Record<string, LabelSet> = {
   },
   amountDue: {
     strong: [
+      'residual',
+      'due payable',
+      'reste d\u00fb',
+      'restbetrag',
+      'nog te betalen',
       'amount due',
       'balance due',
       'total due',
@@ -398,6 +426,16 @@ export const LABELS: Record<string, LabelSet> = {
   },
   purchaseOrderNo: {
     strong: [
+      'your reference',
+      'your ref',
+      'buyer reference',
+      'votre r\u00e9f\u00e9rence',
+      'votre r\u00e9f',
+      'uw referentie',
+      'customer reference',
+      'client reference',
+      'r\u00e9f. client',
+      'ihre referenz',
       'purchase order',
       'purchase order no',
       'po number',
@@ -481,6 +519,9 @@ export const LABELS: Record<string, LabelSet> = {
   supplierABN: { strong: ['abn', 'a.b.n.', 'a.b.n', 'australian business number'] },
   customerName: {
     strong: [
+      'invoice address',
+      'billing address',
+      'rechnungsanschrift',
       'bill to',
       'billed to',
       'invoice to',
@@ -500,9 +541,7 @@ export const LABELS: Record<string, LabelSet> = {
       'factuuradres',
       'attention',
       'attn',
-      'to',
       'buyer',
-      'ship to',
     ],
   },
   iban: { strong: ['iban'] },

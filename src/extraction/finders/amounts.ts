@@ -16,10 +16,19 @@ const ROLES: AmountRole[] = ['total', 'subTotal', 'tax', 'amountDue', 'amountPai
 export function findAmounts(view: DocumentView, hints: DocumentHints): Record<AmountRole, Candidate[]> {
   const read = READERS.amount!;
   const out = {} as Record<AmountRole, Candidate[]>;
+  const hitsByRole = new Map(ROLES.map((role) => [role, findLabels(view, LABELS[role]!)]));
+  // A row may hold several label-value pairs ("Excl. BTW 593,36 Subtotaal 717,97"): a value is
+  // looked for up to the next label.
+  const labelStarts = new Set([...hitsByRole.values()].flat().map((h) => h.row.tokens[h.start]!.id));
   for (const role of ROLES) {
     const candidates: Candidate[] = [];
-    for (const hit of findLabels(view, LABELS[role]!)) {
-      for (const c of valuesNear(view, hit, read, hints, { maxTokens: 4, below: true })) {
+    for (const hit of hitsByRole.get(role)!) {
+      for (const c of valuesNear(view, hit, read, hints, {
+        maxTokens: 4,
+        below: true,
+        pick: 'last',
+        stopAt: labelStarts,
+      })) {
         // Totals sit low on the page; a "total" at the top is usually a column heading.
         const rowY = hit.row.box.y0;
         const low = role === 'tax' ? 1 : rowY > 0.35 || view.pageCount > 1 ? 1 : 0.8;

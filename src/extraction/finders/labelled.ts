@@ -146,9 +146,36 @@ export interface NearOptions {
   below?: boolean;
   /** How far right a value may be, in row heights (default: the whole row). */
   maxRightGap?: number;
+  /**
+   * Which value right of the label to take when the row holds several: the nearest (`first`, default)
+   * or the last before `stopAt` (`last`: "Tax 15% on 112.90 16.94" is 16.94).
+   */
+  pick?: 'first' | 'last';
+  /** Tokens that begin another label: the search to the right stops there. */
+  stopAt?: ReadonlySet<number>;
 }
 
 const SEPARATOR = /^[:#\-–=.]+$/u;
+
+/**
+ * The best reading of a span starting at `tokens[start]`: the cleanest (highest quality), and of those
+ * the longest. Longest-first alone would let a loose reading of "FR119 - SIRET" beat "FR119".
+ */
+function bestSpanAt(
+  tokens: readonly ViewToken[],
+  start: number,
+  maxTokens: number,
+  read: Reader,
+  hints: ReadingHints,
+): { span: ViewToken[]; value: ReadValue } | undefined {
+  let best: { span: ViewToken[]; value: ReadValue } | undefined;
+  for (let n = Math.min(maxTokens, tokens.length - start); n >= 1; n--) {
+    const span = tokens.slice(start, start + n);
+    const value = read(span.map((t) => t.text).join(' '), hints);
+    if (value && (!best || value.quality > best.value.quality)) best = { span, value };
+  }
+  return best;
+}
 
 /** Values readable next to a label: glued to it, to its right on the row, or just below it. */
 export function valuesNear(
@@ -172,32 +199,34 @@ export function valuesNear(
         label: hit.phrase,
       });
   }
-  // To the right: the first readable span, from the first few starting tokens after the label.
   const rowHeight = Math.max(hit.row.height, view.bodyHeight);
-  const right = hit.row.tokens.slice(hit.end);
-  let starts = 0;
-  for (let i = 0; i < right.length && starts < 4; i++) {
+  let right = hit.row.tokens.slice(hit.end);
+  const stop = right.findIndex((t) => options.stopAt?.has(t.id));
+  if (stop >= 0) right = right.slice(0, stop);
+  const found: Array<{ span: ViewToken[]; value: ReadValue; gap: number; index: number }> = [];
+  for (let i = 0; i < right.length && found.length < (options.pick === 'last' ? 6 : 1); i++) {
     const first = right[i]!;
     if (SEPARATOR.test(first.text)) continue;
-    starts++;
     const gap = (first.u.x0 - hit.box.x1) / rowHeight;
     if (options.maxRightGap !== undefined && gap > options.maxRightGap) break;
-    for (let n = Math.min(options.maxTokens, right.length - i); n >= 1; n--) {
-      const span = right.slice(i, i + n);
-      const value = read(span.map((t) => t.text).join(' '), hints);
-      if (!value) continue;
-      // Nearer is likelier; a value separated by other words is less likely the label's.
-      const placement = Math.max(0.55, 1 - 0.015 * Math.max(0, gap - 2)) * (starts === 1 ? 1 : 0.8);
-      out.push({
-        ...value,
-        tokens: span,
-        score: strength * placement * value.quality,
-        source: 'label-right',
-        label: hit.phrase,
-      });
-      break;
-    }
-    if (out.some((c) => c.source === 'label-right')) break;
+    if (options.pick !== 'last' && i >= 4) break;
+    const best = bestSpanAt(right, i, options.maxTokens, read, hints);
+    if (!best) continue;
+    found.push({ ...best, gap, index: i });
+    i += best.span.length - 1;
+  }
+  const chosen = options.pick === 'last' ? found[found.length - 1] : found[0];
+  if (chosen) {
+    // Nearer is likelier; a value separated by other words is less likely the label's.
+    const between = options.pick === 'last' ? 0 : chosen.index;
+    const placement = Math.max(0.55, 1 - 0.015 * Math.max(0, chosen.gap - 2)) * (between === 0 ? 1 : 0.8);
+    out.push({
+      ...chosen.value,
+      tokens: chosen.span,
+      score: strength * placement * chosen.value.quality,
+      source: 'label-right',
+      label: hit.phrase,
+    });
   }
   if (options.below) {
     const rows = view.rows;
@@ -210,21 +239,16 @@ export function valuesNear(
         (t) => t.u.x1 > hit.box.x0 - rowHeight && t.u.x0 < hit.box.x1 + 2 * rowHeight,
       );
       if (under.length === 0) continue;
-      const startIndex = row.tokens.indexOf(under[0]!);
-      for (let n = Math.min(options.maxTokens, row.tokens.length - startIndex); n >= 1; n--) {
-        const span = row.tokens.slice(startIndex, startIndex + n);
-        const value = read(span.map((t) => t.text).join(' '), hints);
-        if (!value) continue;
-        out.push({
-          ...value,
-          tokens: span,
-          score: strength * (seen === 1 ? 0.85 : 0.65) * value.quality,
-          source: 'label-below',
-          label: hit.phrase,
-        });
-        break;
-      }
-      if (out.some((c) => c.source === 'label-below')) break;
+      const best = bestSpanAt(row.tokens, row.tokens.indexOf(under[0]!), options.maxTokens, read, hints);
+      if (!best) continue;
+      out.push({
+        ...best.value,
+        tokens: best.span,
+        score: strength * (seen === 1 ? 0.85 : 0.65) * best.value.quality,
+        source: 'label-below',
+        label: hit.phrase,
+      });
+      break;
     }
   }
   return out;
@@ -241,14 +265,15 @@ export function patternValues(
   const out: Candidate[] = [];
   for (const row of view.rows) {
     for (let i = 0; i < row.tokens.length; i++) {
-      for (let n = Math.min(maxTokens, row.tokens.length - i); n >= 1; n--) {
-        const span = row.tokens.slice(i, i + n);
-        const value = read(span.map((t) => t.text).join(' '), hints);
-        if (!value) continue;
-        out.push({ ...value, tokens: span, score: baseScore * value.quality, source: 'pattern' });
-        i += n - 1;
-        break;
-      }
+      const best = bestSpanAt(row.tokens, i, maxTokens, read, hints);
+      if (!best) continue;
+      out.push({
+        ...best.value,
+        tokens: best.span,
+        score: baseScore * best.value.quality,
+        source: 'pattern',
+      });
+      i += best.span.length - 1;
     }
   }
   return out;

@@ -284,6 +284,14 @@ function customerBlockTokens(view: DocumentView): Set<number> {
   return ids;
 }
 
+/** A name: a few words starting with a capital or digit, not a sentence or a contact line. */
+function isNameLike(text: string): boolean {
+  const words = text.trim().split(/\s+/);
+  return (
+    words.length <= 7 && /^[\p{Lu}\p{N}]/u.test(text.trim()) && letterShare(text) > 0.6 && !CONTACT.test(text)
+  );
+}
+
 function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment | undefined): Candidate[] {
   const out: Candidate[] = [];
   const labels = { strong: LABELS.customerName!.strong };
@@ -293,7 +301,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
       .filter((t) => !/^[:#-]+$/.test(t.text) && t.lineId === hit.row.tokens[hit.end]?.lineId);
     const weak = hit.phrase === 'to' || hit.phrase === 'attention' || hit.phrase === 'attn';
     const strength = weak ? 0.5 : 1;
-    if (sameLine.length > 0 && letterShare(sameLine.map((t) => t.text).join(' ')) > 0.6) {
+    if (sameLine.length > 0 && isNameLike(sameLine.map((t) => t.text).join(' '))) {
       const value = normaliseText(sameLine.map((t) => t.text).join(' '));
       out.push({
         value,
@@ -312,7 +320,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
         Math.abs(s.tokens[0]!.box.x0 - labelToken.box.x0) < 0.08 &&
         s.tokens[0]!.box.y0 - labelToken.box.y1 < 0.05,
     );
-    if (below && letterShare(below.text) > 0.6 && !CONTACT.test(below.text)) {
+    if (below && isNameLike(below.text)) {
       const value = normaliseText(below.text);
       out.push({
         value,
@@ -341,7 +349,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
           s.tokens[0]!.box.y0 - box.y1 < 0.04 &&
           s.lineId !== senderLine.lineId,
       );
-      if (next && letterShare(next.text) > 0.6) {
+      if (next && isNameLike(next.text)) {
         const value = normaliseText(next.text);
         out.push({
           value,
