@@ -32,7 +32,7 @@ const CONFIDENT_READING = 0.65;
 export async function recognisePage(
   image: GreyImage,
   deps: OcrPageDeps,
-  options: { dpi?: number; detectOrientation: boolean },
+  options: { dpi?: number; detectOrientation: boolean; pageSegmentationMode?: number },
 ): Promise<RecognisedRegion> {
   const geometry = analysePageGeometry(image);
   if (geometry.ink < 0.0005) return { blocks: [], correction: { rightAngle: 0, skew: 0 } };
@@ -69,7 +69,12 @@ export async function recognisePage(
         toWorking,
       );
     }
-    const words = await deps.ocr.recognize(upright, dpi === undefined ? {} : { dpi });
+    const words = await deps.ocr.recognize(upright, {
+      ...(dpi === undefined ? {} : { dpi }),
+      ...(options.pageSegmentationMode === undefined
+        ? {}
+        : { pageSegmentationMode: options.pageSegmentationMode }),
+    });
     const quality = readingQuality(words);
     if (!best || quality.score > best.score) best = { words, rightAngle, toWorking, score: quality.score };
     if (quality.mean >= CONFIDENT_READING && quality.chars >= 20) break;

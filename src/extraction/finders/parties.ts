@@ -130,7 +130,7 @@ export function findParties(view: DocumentView): PartyCandidates {
     let tokens = legalAt >= 0 ? own.slice(0, legalAt + 1 + trailingLegal(own, legalAt)) : own;
     // A name broken over two lines: the second short line ends in the legal form.
     const next = segments[segment.order + 1];
-    const nextLegal = next ? hasLegalForm(next.tokens) : -1;
+    const nextLegal = next ? lastLegalForm(next.tokens) : -1;
     if (
       legalAt < 0 &&
       next &&
@@ -177,6 +177,12 @@ export function findParties(view: DocumentView): PartyCandidates {
   return { supplierName, supplierAddress, customerName: findCustomer(view, segments, top?.segment) };
 }
 
+function lastLegalForm(tokens: readonly ViewToken[]): number {
+  for (let i = tokens.length - 1; i >= 0; i--)
+    if (LEGAL.has(tokens[i]!.key) || LEGAL.has(tokens[i]!.text.toLowerCase())) return i;
+  return -1;
+}
+
 /** Legal forms of two words ("Sdn Bhd", "Pty Ltd") are kept whole. */
 function trailingLegal(tokens: readonly ViewToken[], at: number): number {
   let extra = 0;
@@ -220,23 +226,24 @@ function addressAfter(
       const nameX1 = Math.max(...name.tokens.map((t) => t.box.x1));
       if (x0 > nameX1 || x1 < nameBox.x0) continue;
       if (box.y0 - previousBottom > 3 * lineHeight) break;
-      // Registration numbers printed under the company name ("(1152264-K)", "Co. Reg: ...").
-      if (
-        parts.length === 0 &&
-        skipped < 2 &&
-        (REGISTRATION.test(segment.text.trim()) || /\b(reg|co\.? ?no|company no)\b/i.test(segment.text))
-      ) {
-        skipped++;
-        previousBottom = Math.max(...segment.tokens.map((t) => t.box.y1));
-        continue;
-      }
-      if (CONTACT.test(segment.text) || TAX_LINE.test(segment.text)) break;
-      if (!isAddressLine(segment) && parts.length > 0 && !/^[\p{L}\s.,'-]+$/u.test(segment.text)) break;
-      if (!isAddressLine(segment) && parts.length === 0) {
-        skipped++;
-        if (skipped > 2) break;
-        previousBottom = Math.max(...segment.tokens.map((t) => t.box.y1));
-        continue;
+      const bottom = Math.max(...segment.tokens.map((t) => t.box.y1));
+      const address = isAddressLine(segment);
+      if (parts.length === 0) {
+        // Before the address: registration numbers, tax ids and stray marks under the name are passed.
+        if (
+          !address ||
+          CONTACT.test(segment.text) ||
+          /\b(gst|vat|sst|reg|co\.? ?no|company no)\b/i.test(segment.text)
+        ) {
+          skipped++;
+          if (skipped > 3) break;
+          previousBottom = bottom;
+          continue;
+        }
+      } else {
+        if (CONTACT.test(segment.text) || TAX_LINE.test(segment.text)) break;
+        // A line of place names alone ("KSL CITY", "KUALA LUMPUR") continues an address.
+        if (!address && !/^[\p{L}\s.,'-]+$/u.test(segment.text)) break;
       }
       parts.push(segment.tokens);
       previousBottom = Math.max(...segment.tokens.map((t) => t.box.y1));
