@@ -16,6 +16,8 @@ import { normaliseText } from './normalise/text.js';
 /** What a finder learned about the document that decides how to read values. */
 export interface ReadingHints {
   dateOrder?: DateOrder;
+  /** The date order was seen in the document (a day above 12), not assumed. */
+  dateOrderSeen?: boolean;
   decimalSeparator?: '.' | ',';
 }
 
@@ -92,7 +94,11 @@ const date: Reader = (text, hints) => {
   const year = Number(parsed.iso.slice(0, 4));
   // Documents are dated within a plausible window; far years are misreadings.
   if (year < 1990 || year > 2100) return undefined;
-  return { value: parsed.iso, norm: parsed.iso, quality: quality * (parsed.ambiguous ? 0.6 : 1) };
+  return {
+    value: parsed.iso,
+    norm: parsed.iso,
+    quality: quality * (parsed.ambiguous ? (hints.dateOrderSeen ? 0.95 : 0.6) : 1),
+  };
 };
 
 /** References: invoice, receipt and order numbers. Must hold a digit, no spaces once joined. */

@@ -16,7 +16,27 @@ const ROLES: AmountRole[] = ['total', 'subTotal', 'tax', 'amountDue', 'amountPai
 export function findAmounts(view: DocumentView, hints: DocumentHints): Record<AmountRole, Candidate[]> {
   const read = READERS.amount!;
   const out = {} as Record<AmountRole, Candidate[]>;
-  const hitsByRole = new Map(ROLES.map((role) => [role, findLabels(view, LABELS[role]!)]));
+  const found = new Map(ROLES.map((role) => [role, findLabels(view, LABELS[role]!)]));
+  // "Tax Total" holds "Total": a label inside a longer label of another field is that field's.
+  const everyHit = [...found.entries()].flatMap(([role, hits]) => hits.map((hit) => ({ role, hit })));
+  const hitsByRole = new Map(
+    ROLES.map((role) => [
+      role,
+      found
+        .get(role)!
+        .filter(
+          (hit) =>
+            !everyHit.some(
+              (other) =>
+                other.role !== role &&
+                other.hit.row === hit.row &&
+                other.hit.start <= hit.start &&
+                other.hit.end >= hit.end &&
+                other.hit.end - other.hit.start > hit.end - hit.start,
+            ),
+        ),
+    ]),
+  );
   // A row may hold several label-value pairs ("Excl. BTW 593,36 Subtotaal 717,97"): a value is
   // looked for up to the next label.
   const labelStarts = new Set([...hitsByRole.values()].flat().map((h) => h.row.tokens[h.start]!.id));
@@ -40,7 +60,10 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     out[role] = candidates;
   }
 
-  const all = patternValues(view, read, hints, 4, 0.25).filter((c) => c.quality >= 1);
+  // Money is printed with two decimals; three or more are quantities and unit prices.
+  const all = patternValues(view, read, hints, 4, 0.25).filter(
+    (c) => c.quality >= 1 && /^-?\d+\.\d{2}$/.test(c.value),
+  );
   // A total nobody labelled: the largest amount with decimals in the lower part of the document.
   if (out.total.length === 0 && all.length > 0) {
     const lower = all.filter((c) => c.tokens[0]!.box.y0 > 0.3 || view.pageCount > 1);
@@ -49,6 +72,10 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     out.total.push({ ...largest, score: 0.3, source: 'largest-amount' });
   }
 
+  // A negative total is a credit note's; elsewhere it is a discount or an adjustment line.
+  const credit = /\b(credit note|gutschrift|avoir|creditnota|refund)\b/.test(view.text);
+  if (!credit)
+    out.total = out.total.map((c) => ((c.norm as number) < 0 ? { ...c, score: c.score * 0.6 } : c));
   // Label candidates agreeing on a value reinforce each other (totals are often printed twice).
   for (const role of ROLES) out[role] = mergeSameValue(out[role]);
 
