@@ -136,6 +136,16 @@ function applyArithmetic(out: Record<AmountRole, Candidate[]>): void {
     out.tax = lift(out.tax, bestTriple.tax);
     return;
   }
+  // A total below a subtotal is a tax or a count line that says "total".
+  const biggestSub = Math.max(
+    -Infinity,
+    ...out.subTotal.filter((c) => c.score >= 0.5).map((c) => c.norm as number),
+  );
+  if (Number.isFinite(biggestSub)) {
+    out.total = out.total
+      .map((c) => ((c.norm as number) < biggestSub - 0.011 ? { ...c, score: c.score * 0.5 } : c))
+      .sort((a, b) => b.score - a.score);
+  }
   // Without a tax line, a subtotal equal to the total is consistent too (no tax charged).
   const total = out.total[0];
   const sub = out.subTotal.find(
@@ -169,6 +179,10 @@ function applyCashAndChange(
   if (!(paid > 0) || (change.norm as number) < 0) return;
   const value = paid.toFixed(2);
   const match = out.total.find((c) => Math.abs((c.norm as number) - paid) < 0.005);
+  // Totals far below what was paid are tax or rounding lines.
+  out.total = out.total
+    .map((c) => (c !== match && (c.norm as number) < paid * 0.5 ? { ...c, score: c.score * 0.5 } : c))
+    .sort((a, b) => b.score - a.score);
   if (match) {
     out.total = out.total
       .map((c) =>
