@@ -91,9 +91,10 @@ export interface Engine {
   ingest(fileId: string, options?: IngestCallOptions): Promise<TokenLayer>;
   /** The stored token layer, or undefined when the file has not been ingested. */
   getTokenLayer(fileId: string, options?: { accountId?: string }): Promise<TokenLayer | undefined>;
+  /** Limits, locale and product subscriptions of an account (unset ones keep their value). */
   configureAccount(
     accountId: string,
-    settings: { limits?: Partial<AccountLimits>; locale?: string },
+    settings: { limits?: Partial<AccountLimits>; locale?: string; subscriptions?: string[] },
   ): AccountSettings;
   getAccount(accountId: string): AccountSettings;
   /** Ends OCR workers and refuses further work. */

@@ -1,0 +1,712 @@
+/**
+ * The field finders on born-digital documents the tests draw themselves: each value is checked
+ * exactly, with the tokens it was read from and the place on the page where it was drawn.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TableValue } from '../../src/extraction/types.js';
+import {
+  drawnUnion,
+  expectBoxOver,
+  expectPrinted,
+  extractLines,
+  extractPages,
+  fieldsOf,
+  readPages,
+  sheet,
+  textOnlyEngine,
+  tokenTexts,
+} from '../helpers/make-invoices.js';
+
+const engine = textOnlyEngine();
+afterAll(() => engine.close());
+
+describe('amounts', () => {
+  it('reads subtotal, tax and total printed to the right of English labels', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 150, 'Invoice No.');
+    s.put(160, 150, 'INV-20931');
+    s.put(350, 500, 'Subtotal');
+    const sub = s.put(480, 500, '1,000.00');
+    s.put(350, 518, 'Tax');
+    const tax = s.put(480, 518, '100.00');
+    s.put(350, 536, 'Total');
+    const total = s.put(480, 536, '1,100.00');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'invoice.subTotal', '1000.00', sub);
+    await expectPrinted(doc, 'invoice.tax', '100.00', tax);
+    await expectPrinted(doc, 'invoice.total', '1100.00', total);
+    // Nothing paid: the amount due is the total.
+    await expectPrinted(doc, 'invoice.amountDue', '1100.00', total);
+    expect(doc.field('invoice.amountDue').valueNorm).toBe(1100);
+    expect(doc.value('invoice.amountPaid')).toBeNull();
+  });
+
+  it('reads amounts printed below their labels', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(250, 500, 'Subtotal');
+    s.put(350, 500, 'Tax');
+    s.put(450, 500, 'Total');
+    const sub = s.put(250, 516, '1,000.00');
+    const tax = s.put(350, 516, '100.00');
+    const total = s.put(450, 516, '1,100.00');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'invoice.subTotal', '1000.00', sub);
+    await expectPrinted(doc, 'invoice.tax', '100.00', tax);
+    await expectPrinted(doc, 'invoice.total', '1100.00', total);
+  });
+
+  it('reads German labels and comma decimals, not the tax rate', async () => {
+    const s = sheet();
+    s.put(50, 60, 'Beispiel GmbH', 20, true);
+    s.put(50, 150, 'Rechnungsnummer');
+    s.put(200, 150, 'RE-2014-117');
+    s.put(300, 500, 'Summe netto');
+    const sub = s.put(470, 500, '1.234,56 EUR');
+    s.put(300, 518, 'Zuzügl. USt 19%');
+    const tax = s.put(470, 518, '234,57 EUR');
+    s.put(300, 536, 'Gesamtbetrag');
+    const total = s.put(470, 536, '1.469,13 EUR');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'invoice.subTotal', '1234.56', sub);
+    await expectPrinted(doc, 'invoice.tax', '234.57', tax);
+    await expectPrinted(doc, 'invoice.total', '1469.13', total);
+    expect(doc.field('invoice.total').valueNorm).toBe(1469.13);
+  });
+
+  it('reads French labels: Total HT, TVA, Total TTC, and the amount due from "Net à payer"', async () => {
+    const s = sheet();
+    s.put(50, 60, 'Exemple SARL', 20, true);
+    s.put(50, 150, 'Facture n°');
+    s.put(200, 150, 'F-2017-0042');
+    s.put(300, 500, 'Total HT');
+    const sub = s.put(470, 500, '1 000,00 €');
+    s.put(300, 518, 'TVA 20%');
+    const tax = s.put(470, 518, '200,00 €');
+    s.put(300, 536, 'Total TTC');
+    const total = s.put(470, 536, '1 200,00 €');
+    s.put(300, 560, 'Net à payer');
+    const due = s.put(470, 560, '1 200,00 €');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'invoice.subTotal', '1000.00', sub);
+    await expectPrinted(doc, 'invoice.tax', '200.00', tax);
+    await expectPrinted(doc, 'invoice.total', '1200.00', total);
+    await expectPrinted(doc, 'invoice.amountDue', '1200.00', due);
+  });
+
+  it('reads Dutch labels: Subtotaal, BTW, Totaal', async () => {
+    const s = sheet();
+    s.put(50, 60, 'Voorbeeld B.V.', 20, true);
+    s.put(50, 150, 'Factuurnummer');
+    s.put(200, 150, '2023-0815');
+    s.put(300, 500, 'Subtotaal');
+    const sub = s.put(470, 500, '€ 500,00');
+    s.put(300, 518, 'BTW 21%');
+    const tax = s.put(470, 518, '€ 105,00');
+    s.put(300, 536, 'Totaal');
+    const total = s.put(470, 536, '€ 605,00');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'invoice.subTotal', '500.00', sub);
+    await expectPrinted(doc, 'invoice.tax', '105.00', tax);
+    await expectPrinted(doc, 'invoice.total', '605.00', total);
+  });
+
+  it('prefers the total that subtotal + tax add up to over a bigger, better placed one', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 400, 'Account summary');
+    // Label and value closer together than on the totals block: without the sum this one would win.
+    s.put(50, 420, 'Total');
+    s.put(200, 420, '4,950.00');
+    s.put(300, 500, 'Subtotal');
+    const sub = s.put(470, 500, '300.00');
+    s.put(300, 518, 'Tax');
+    const tax = s.put(470, 518, '30.00');
+    s.put(300, 536, 'Total');
+    const total = s.put(470, 536, '330.00');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'invoice.total', '330.00', total);
+    await expectPrinted(doc, 'invoice.subTotal', '300.00', sub);
+    await expectPrinted(doc, 'invoice.tax', '30.00', tax);
+    // The other total was a candidate, and lost.
+    const others = (doc.field('invoice.total').candidates ?? []).map((c) => c.value);
+    expect(others).toContain('4950.00');
+  });
+
+  it('takes the total of a receipt without a total line as cash less change', async () => {
+    const s = sheet();
+    s.put(200, 60, 'CORNER CAFE', 16, true);
+    s.put(150, 100, 'Flat White');
+    s.put(400, 100, '4.50');
+    s.put(150, 116, 'Banana Bread');
+    s.put(400, 116, '5.95');
+    s.put(150, 132, 'Orange Juice');
+    s.put(400, 132, '32.00');
+    s.put(150, 170, 'CASH');
+    const cash = s.put(400, 170, '50.00');
+    s.put(150, 186, 'CHANGE');
+    const change = s.put(400, 186, '7.55');
+    const doc = await extractLines(engine, s.lines, ['receipts:1']);
+    await expectPrinted(doc, 'receipt.total', '42.45', [cash, change]);
+    expect(doc.field('receipt.total').valueNorm).toBe(42.45);
+    expect(doc.value('receipt.tax')).toBeNull();
+    expect(doc.value('receipt.paymentMethod')).toBe('cash');
+  });
+});
+
+describe('dates', () => {
+  it('reads "Invoice Date: 14 March 2024" and a "Due Date"', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 150, 'Invoice No.');
+    s.put(160, 150, 'INV-20931');
+    s.put(50, 168, 'Invoice Date:');
+    const date = s.put(160, 168, '14 March 2024');
+    s.put(50, 186, 'Due Date:');
+    const due = s.put(160, 186, '13 April 2024');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.date', '2024-03-14', date);
+    await expectPrinted(doc, 'invoice.dueDate', '2024-04-13', due);
+    expect(doc.field('document.date').valueNorm).toBe('2024-03-14');
+  });
+
+  it('reads German dates day first: Rechnungsdatum and Fälligkeitsdatum', async () => {
+    const s = sheet();
+    s.put(50, 60, 'Beispiel GmbH', 20, true);
+    s.put(50, 168, 'Rechnungsdatum:');
+    const date = s.put(200, 168, '03.07.2014');
+    s.put(50, 186, 'Fälligkeitsdatum:');
+    const due = s.put(200, 186, '17.07.2014');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.date', '2014-07-03', date);
+    await expectPrinted(doc, 'invoice.dueDate', '2014-07-17', due);
+  });
+
+  it("reads French dates: Date de facture and Date d'échéance", async () => {
+    const s = sheet();
+    s.put(50, 60, 'Exemple SARL', 20, true);
+    s.put(50, 168, 'Date de facture');
+    const date = s.put(200, 168, '13/11/2017');
+    s.put(50, 186, "Date d'échéance");
+    const due = s.put(200, 186, '13/12/2017');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.date', '2017-11-13', date);
+    await expectPrinted(doc, 'invoice.dueDate', '2017-12-13', due);
+  });
+
+  it('reads a numeric date month first when another date of the document has its day second', async () => {
+    const lines = (withEvidence: boolean) => {
+      const s = sheet();
+      s.put(50, 60, 'Globex Inc.', 20, true);
+      s.put(50, 150, 'Invoice Date:');
+      const date = s.put(160, 150, '03/05/2024');
+      if (withEvidence) {
+        s.put(50, 168, 'Order Date:');
+        s.put(160, 168, '02/21/2024');
+      }
+      return { lines: s.lines, date };
+    };
+    const us = lines(true);
+    const doc = await extractLines(engine, us.lines);
+    await expectPrinted(doc, 'document.date', '2024-03-05', us.date);
+    // The same date without the evidence is read day first (no locale, no dollars).
+    const plain = lines(false);
+    expect((await extractLines(engine, plain.lines)).value('document.date')).toBe('2024-05-03');
+  });
+
+  it('derives a due date from payment terms and the document date', async () => {
+    const dueFrom = async (terms: string, date = '14 March 2024', label = 'Invoice Date:') => {
+      const s = sheet();
+      s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+      s.put(50, 150, label);
+      s.put(200, 150, date);
+      s.put(50, 168, terms);
+      const doc = await extractLines(engine, s.lines);
+      const due = doc.field('invoice.dueDate');
+      expect(due.confidence).toBeGreaterThan(0);
+      expect(due.confidence).toBeLessThan(doc.field('document.date').confidence);
+      return due.value;
+    };
+    expect(await dueFrom('Payment terms: net 30 days')).toBe('2024-04-13');
+    expect(await dueFrom('Please pay within 14 days.')).toBe('2024-03-28');
+    expect(await dueFrom('Zahlbar innerhalb von 14 Tagen ohne Abzug.', '03.07.2014', 'Rechnungsdatum:')).toBe(
+      '2014-07-17',
+    );
+  });
+});
+
+describe('references', () => {
+  it('reads "Invoice No." and "PO Number" values to the right', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 150, 'Invoice No.');
+    const number = s.put(160, 150, 'INV-20931');
+    s.put(50, 168, 'PO Number');
+    const po = s.put(160, 168, 'PO-4471');
+    s.put(50, 186, 'Invoice Date');
+    s.put(160, 186, '14 March 2024');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.referenceNo', 'INV-20931', number);
+    await expectPrinted(doc, 'invoice.purchaseOrderNo', 'PO-4471', po);
+  });
+
+  it('reads a number glued to its label in one run ("Invoice No.: INV-20931")', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    const number = s.put(50, 150, 'Invoice No.: INV-20931');
+    const po = s.put(50, 168, 'PO Number: 4500012345');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.referenceNo', 'INV-20931', { line: number, part: 'INV-20931' });
+    await expectPrinted(doc, 'invoice.purchaseOrderNo', '4500012345', { line: po, part: '4500012345' });
+  });
+
+  it('reads "Rechnungsnummer" with the number to the right and below the label', async () => {
+    const right = sheet();
+    right.put(50, 60, 'Beispiel GmbH', 20, true);
+    right.put(50, 150, 'Rechnungsnummer');
+    const r = right.put(200, 150, 'RE-2014-117');
+    await expectPrinted(await extractLines(engine, right.lines), 'document.referenceNo', 'RE-2014-117', r);
+
+    const below = sheet();
+    below.put(50, 60, 'Beispiel GmbH', 20, true);
+    below.put(50, 150, 'Rechnungsnummer');
+    below.put(200, 150, 'Rechnungsdatum');
+    const b = below.put(50, 166, '2014-117');
+    const date = below.put(200, 166, '03.07.2014');
+    const doc = await extractLines(engine, below.lines);
+    await expectPrinted(doc, 'document.referenceNo', '2014-117', b);
+    await expectPrinted(doc, 'document.date', '2014-07-03', date);
+  });
+
+  it('reads "Facture n°" and "Factuurnummer"', async () => {
+    const fr = sheet();
+    fr.put(50, 60, 'Exemple SARL', 20, true);
+    fr.put(50, 150, 'Facture n°');
+    const f = fr.put(200, 150, 'F-2017-0042');
+    await expectPrinted(await extractLines(engine, fr.lines), 'document.referenceNo', 'F-2017-0042', f);
+
+    const nl = sheet();
+    nl.put(50, 60, 'Voorbeeld B.V.', 20, true);
+    nl.put(50, 150, 'Factuurnummer:');
+    const n = nl.put(200, 150, 'F2023-118');
+    nl.put(50, 168, 'Factuurdatum:');
+    const d = nl.put(200, 168, '21-06-2023');
+    nl.put(50, 186, 'Vervaldatum:');
+    const v = nl.put(200, 186, '21-07-2023');
+    const doc = await extractLines(engine, nl.lines);
+    await expectPrinted(doc, 'document.referenceNo', 'F2023-118', n);
+    await expectPrinted(doc, 'document.date', '2023-06-21', d);
+    await expectPrinted(doc, 'invoice.dueDate', '2023-07-21', v);
+  });
+});
+
+describe('identifiers', () => {
+  it('reads an IBAN printed in groups of four, the BIC and a German VAT id', async () => {
+    const s = sheet();
+    s.put(50, 60, 'Beispiel GmbH', 20, true);
+    s.put(50, 700, 'IBAN:');
+    const iban = s.put(120, 700, 'DE89 3704 0044 0532 0130 00');
+    s.put(50, 716, 'BIC:');
+    const bic = s.put(120, 716, 'COBADEFFXXX');
+    const vat = s.put(50, 732, 'USt-IdNr.: DE136695976');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'bank.iban', 'DE89370400440532013000', iban);
+    await expectPrinted(doc, 'bank.bic', 'COBADEFFXXX', bic);
+    await expectPrinted(doc, 'document.supplierTaxId', 'DE136695976', { line: vat, part: 'DE136695976' });
+  });
+
+  it("takes the supplier's French VAT id, never the customer's", async () => {
+    const s = sheet();
+    s.put(50, 60, 'Exemple SARL', 20, true);
+    s.put(50, 150, 'Facture n°');
+    s.put(200, 150, 'F-2017-0042');
+    s.put(300, 200, 'N° TVA client : FR40303265045');
+    const vat = s.put(50, 700, 'TVA : FR11999999998');
+    const iban = s.put(50, 716, 'IBAN FR76 3000 6000 0112 3456 7890 189');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.supplierTaxId', 'FR11999999998', { line: vat, part: 'FR11999999998' });
+    const considered = (doc.field('document.supplierTaxId').candidates ?? []).map((c) => c.value);
+    expect(considered).not.toContain('FR40303265045');
+    await expectPrinted(doc, 'bank.iban', 'FR7630006000011234567890189', {
+      line: iban,
+      part: 'FR76 3000 6000 0112 3456 7890 189',
+    });
+
+    // With only the customer's id printed, the supplier's is unknown.
+    const customerOnly = sheet();
+    customerOnly.put(50, 60, 'Exemple SARL', 20, true);
+    customerOnly.put(300, 200, 'N° TVA client : FR40303265045');
+    const other = await extractLines(engine, customerOnly.lines);
+    expect(other.value('document.supplierTaxId')).toBeNull();
+    expect(other.field('document.supplierTaxId').confidence).toBe(0);
+  });
+
+  it('reads an Australian invoice: ABN, GST, BSB, account number, BPAY biller code and reference', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    const abn = s.put(50, 90, 'ABN 51 824 753 556');
+    s.put(400, 60, 'TAX INVOICE', 16, true);
+    s.put(50, 150, 'Invoice Number:');
+    s.put(160, 150, 'INV-20931');
+    s.put(300, 500, 'Subtotal');
+    s.put(470, 500, '$200.00');
+    s.put(300, 518, 'GST');
+    const gst = s.put(470, 518, '$20.00');
+    s.put(300, 536, 'Total');
+    const total = s.put(470, 536, '$220.00');
+    s.put(50, 620, 'Direct deposit:');
+    const bsb = s.put(160, 620, 'BSB 062-000');
+    const account = s.put(260, 620, 'Account No: 12345678');
+    s.put(50, 650, 'BPAY');
+    const biller = s.put(160, 650, 'Biller Code: 23796');
+    const ref = s.put(300, 650, 'Ref: 1234 5678 90');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.supplierABN', '51824753556', { line: abn, part: '51 824 753 556' });
+    await expectPrinted(doc, 'invoice.tax', '20.00', gst);
+    await expectPrinted(doc, 'invoice.total', '220.00', total);
+    await expectPrinted(doc, 'bank.bsb', '062-000', { line: bsb, part: '062-000' });
+    await expectPrinted(doc, 'bank.accountNo', '12345678', { line: account, part: '12345678' });
+    await expectPrinted(doc, 'bpay.billerCode', '23796', { line: biller, part: '23796' });
+    await expectPrinted(doc, 'bpay.crn', '1234567890', { line: ref, part: '1234 5678 90' });
+    expect(doc.value('document.currency')).toBe('AUD');
+    expect(doc.value('bank.iban')).toBeNull();
+  });
+});
+
+describe('parties', () => {
+  it('reads the supplier from the large name with a legal form at the top, its address and the customer', async () => {
+    const s = sheet();
+    const name = s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    const street = s.put(50, 90, '12 Harbour Street');
+    const city = s.put(50, 105, 'Sydney NSW 2000');
+    s.put(420, 60, 'INVOICE', 18, true);
+    s.put(50, 150, 'Invoice No.');
+    s.put(160, 150, 'INV-20931');
+    s.put(50, 240, 'Bill To:');
+    const customer = s.put(160, 240, 'Globex Corporation');
+    s.put(350, 536, 'Total');
+    s.put(480, 536, '1,100.00');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.supplierName', 'ACME Supplies Pty Ltd', name);
+    await expectPrinted(doc, 'document.supplierAddress', '12 Harbour Street, Sydney NSW 2000', [
+      street,
+      city,
+    ]);
+    await expectPrinted(doc, 'document.customerName', 'Globex Corporation', customer);
+  });
+
+  it('reads a customer name printed under a "Bill To:" label that stands alone', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 85, 'Level 3, 100 George Street');
+    s.put(50, 100, 'Sydney NSW 2000');
+    s.put(50, 180, 'Bill To:');
+    const customer = s.put(50, 195, 'Globex Corporation');
+    s.put(50, 210, '1 Example Road');
+    s.put(50, 225, 'Melbourne VIC 3000');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.customerName', 'Globex Corporation', customer);
+    // The customer's address is not the supplier's.
+    expect(doc.value('document.supplierName')).toBe('ACME Supplies Pty Ltd');
+    expect(doc.value('document.supplierAddress')).toBe('Level 3, 100 George Street, Sydney NSW 2000');
+  });
+
+  it('reads a receipt header: name, registration number, address lines and GST id', async () => {
+    const s = sheet();
+    const name = s.put(150, 50, 'SYARIKAT MAJU JAYA SDN BHD', 14, true);
+    s.put(150, 70, '(1152264-K)');
+    const street = s.put(150, 85, 'NO. 12, JALAN BUNGA RAYA');
+    const town = s.put(150, 100, 'TAMAN MELATI, 53100 KUALA LUMPUR');
+    const gst = s.put(150, 115, 'GST ID: 001234567890');
+    s.put(150, 160, 'Receipt No: CS00012345');
+    s.put(350, 160, 'Date: 21/05/2018');
+    s.put(150, 200, 'MILO 1KG');
+    s.put(400, 200, 'RM 28.90');
+    s.put(150, 216, 'ROTI GARDENIA');
+    s.put(400, 216, 'RM 3.60');
+    s.put(150, 250, 'TOTAL (RM)');
+    const total = s.put(400, 250, '32.50');
+    s.put(150, 266, 'GST 6%');
+    const tax = s.put(400, 266, '1.84');
+    const visa = s.put(150, 282, 'VISA');
+    s.put(400, 282, '32.50');
+    const doc = await extractLines(engine, s.lines, ['receipts:1']);
+    await expectPrinted(doc, 'document.supplierName', 'SYARIKAT MAJU JAYA SDN BHD', name);
+    await expectPrinted(
+      doc,
+      'document.supplierAddress',
+      'NO. 12, JALAN BUNGA RAYA, TAMAN MELATI, 53100 KUALA LUMPUR',
+      [street, town],
+    );
+    await expectPrinted(doc, 'document.supplierTaxId', '001234567890', { line: gst, part: '001234567890' });
+    await expectPrinted(doc, 'receipt.total', '32.50', total);
+    await expectPrinted(doc, 'receipt.tax', '1.84', tax);
+    await expectPrinted(doc, 'receipt.paymentMethod', 'visa', visa);
+    expect(doc.value('document.currency')).toBe('MYR');
+    expect(doc.value('document.type')).toBe('receipt');
+    expect(doc.value('document.date')).toBe('2018-05-21');
+    expect(doc.value('document.referenceNo')).toBe('CS00012345');
+  });
+});
+
+describe('document cues', () => {
+  const currencyOf = async (amount: string, extra: string[] = []) => {
+    const s = sheet();
+    s.put(50, 60, 'Example Supplies Ltd', 20, true);
+    extra.forEach((text, i) => s.put(50, 90 + 15 * i, text));
+    s.put(300, 536, 'Total');
+    s.put(470, 536, amount);
+    const doc = await extractLines(engine, s.lines);
+    const field = doc.field('document.currency');
+    return {
+      value: field.value,
+      tokens: tokenTexts(doc.layer, field.boundingBox),
+      confidence: field.confidence,
+    };
+  };
+
+  it('reads the currency from codes and symbols printed with amounts', async () => {
+    const eur = await currencyOf('1.469,13 EUR');
+    expect(eur.value).toBe('EUR');
+    expect(eur.tokens).toContain('EUR');
+    const euro = await currencyOf('€ 605,00');
+    expect(euro.value).toBe('EUR');
+    expect(euro.tokens).toContain('€');
+    const ringgit = await currencyOf('RM 32.50');
+    expect(ringgit.value).toBe('MYR');
+    expect(ringgit.tokens).toContain('RM');
+    for (const c of [eur, euro, ringgit]) {
+      expect(c.confidence).toBeGreaterThan(0.5);
+      expect(c.confidence).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('reads "$" as Australian dollars on a document with an ABN, US dollars otherwise', async () => {
+    const aud = await currencyOf('$220.00', ['ABN 51 824 753 556']);
+    expect(aud.value).toBe('AUD');
+    expect(aud.tokens).toEqual(['$220.00']);
+    expect((await currencyOf('$220.00')).value).toBe('USD');
+  });
+
+  it('tells a credit note from an invoice and a receipt', async () => {
+    const typeOf = async (title: string, products = ['invoices:2']) => {
+      const s = sheet();
+      s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+      s.put(400, 60, title, 16, true);
+      s.put(300, 536, 'Total');
+      s.put(470, 536, '-150.00');
+      return (await extractLines(engine, s.lines, products)).value('document.type');
+    };
+    expect(await typeOf('CREDIT NOTE')).toBe('credit_note');
+    expect(await typeOf('Gutschrift')).toBe('credit_note');
+    expect(await typeOf('TAX INVOICE')).toBe('invoice');
+    expect(await typeOf('RECEIPT', ['receipts:1'])).toBe('receipt');
+  });
+
+  it('keeps the sign of a credit note total', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(400, 60, 'CREDIT NOTE', 16, true);
+    s.put(50, 150, 'Credit Note No.');
+    const number = s.put(160, 150, 'CN-0042');
+    s.put(300, 536, 'Total');
+    const total = s.put(470, 536, '-150.00');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'invoice.total', '-150.00', total);
+    await expectPrinted(doc, 'document.referenceNo', 'CN-0042', number);
+    expect(doc.field('invoice.total').valueNorm).toBe(-150);
+  });
+
+  it('reads a billing period: from, to and its number of days (bills:1)', async () => {
+    const s = sheet();
+    s.put(50, 60, 'Stadtwerke Musterstadt GmbH', 20, true);
+    s.put(50, 150, 'Rechnungsdatum:');
+    s.put(220, 150, '05.02.2024');
+    const period = s.put(50, 168, 'Billing period: 01.01.2024 - 31.01.2024');
+    s.put(300, 536, 'Gesamtbetrag');
+    s.put(470, 536, '84,20 EUR');
+    const doc = await extractLines(engine, s.lines, ['bills:1']);
+    await expectPrinted(doc, 'bill.billingPeriodFromDate', '2024-01-01', {
+      line: period,
+      part: '01.01.2024',
+    });
+    await expectPrinted(doc, 'bill.billingPeriodToDate', '2024-01-31', { line: period, part: '31.01.2024' });
+    await expectPrinted(
+      doc,
+      'bill.billingPeriodNumberOfDays',
+      '31',
+      { line: period, part: '01.01.2024 - 31.01.2024' },
+      {
+        tokens: ['01.01.2024', '31.01.2024'],
+      },
+    );
+    expect(doc.field('bill.billingPeriodNumberOfDays').valueNorm).toBe(31);
+    expect(doc.value('document.date')).toBe('2024-02-05');
+    expect(doc.value('document.type')).toBe('bill');
+  });
+});
+
+describe('line items', () => {
+  const header: Array<[number, string]> = [
+    [50, 'Description'],
+    [300, 'Qty'],
+    [360, 'Unit Price'],
+    [470, 'Amount'],
+  ];
+  const cellValues = (table: TableValue) => table.rows.map((r) => r.map((c) => c?.value ?? null));
+
+  it('reads the header and rows, joining a description printed over two lines', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    for (const [x, text] of header) s.put(x, 200, text, 11, true);
+    s.put(50, 220, 'Widgets, large');
+    s.put(300, 220, '4');
+    s.put(360, 220, '30.00');
+    s.put(470, 220, '120.00');
+    const first = s.put(50, 238, 'Installation and setup');
+    s.put(300, 238, '2');
+    s.put(360, 238, '45.00');
+    const amount = s.put(470, 238, '90.00');
+    const second = s.put(50, 252, 'on customer premises');
+    s.put(50, 270, 'Delivery');
+    s.put(300, 270, '1');
+    s.put(360, 270, '30.00');
+    s.put(470, 270, '30.00');
+    s.put(360, 320, 'Subtotal');
+    s.put(470, 320, '240.00');
+    s.put(360, 338, 'Total');
+    s.put(470, 338, '240.00');
+    const doc = await extractLines(engine, s.lines);
+    const field = doc.field('invoice.lineitems');
+    const table = field.value as TableValue;
+    expect(table.headers).toEqual(['Description', 'Qty', 'Unit Price', 'Amount']);
+    expect(cellValues(table)).toEqual([
+      ['Widgets, large', '4', '30.00', '120.00'],
+      ['Installation and setup on customer premises', '2', '45.00', '90.00'],
+      ['Delivery', '1', '30.00', '30.00'],
+    ]);
+    // A cell's box points at its own tokens, where they were drawn.
+    const amountCell = table.rows[1]![3]!;
+    expect(tokenTexts(doc.layer, amountCell.boundingBox)).toEqual(['90.00']);
+    expectBoxOver(amountCell.boundingBox, await drawnUnion(amount), 1, 'amount cell');
+    const description = table.rows[1]![0]!;
+    expect(tokenTexts(doc.layer, description.boundingBox)).toEqual([
+      'Installation',
+      'and',
+      'setup',
+      'on',
+      'customer',
+      'premises',
+    ]);
+    expectBoxOver(description.boundingBox, await drawnUnion([first, second]), 1, 'description cell');
+    expect(field.confidence).toBeGreaterThan(0.5);
+    expect(field.confidence).toBeLessThanOrEqual(1);
+    // The totals under the table are not items.
+    expect(doc.value('invoice.total')).toBe('240.00');
+  });
+
+  it('continues a table on the next page under a repeated header', async () => {
+    const one = sheet();
+    one.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    for (const [x, text] of header) one.put(x, 200, text, 11, true);
+    one.put(50, 220, 'Widgets, large');
+    one.put(300, 220, '4');
+    one.put(360, 220, '30.00');
+    one.put(470, 220, '120.00');
+    one.put(50, 238, 'Gadgets, small');
+    one.put(300, 238, '10');
+    one.put(360, 238, '2.50');
+    one.put(470, 238, '25.00');
+    one.put(250, 800, 'Continued on page 2');
+    const two = sheet();
+    for (const [x, text] of header) two.put(x, 60, text, 11, true);
+    two.put(50, 80, 'Delivery');
+    two.put(300, 80, '1');
+    two.put(360, 80, '30.00');
+    const delivery = two.put(470, 80, '30.00');
+    two.put(360, 140, 'Total');
+    const total = two.put(470, 140, '175.00');
+    const doc = await extractPages(engine, [{ lines: one.lines }, { lines: two.lines }]);
+    const table = doc.value('invoice.lineitems') as TableValue;
+    expect(table.headers).toEqual(['Description', 'Qty', 'Unit Price', 'Amount']);
+    expect(cellValues(table)).toEqual([
+      ['Widgets, large', '4', '30.00', '120.00'],
+      ['Gadgets, small', '10', '2.50', '25.00'],
+      ['Delivery', '1', '30.00', '30.00'],
+    ]);
+    const cell = table.rows[2]![3]!;
+    expect(tokenTexts(doc.layer, cell.boundingBox)).toEqual(['30.00']);
+    expectBoxOver(cell.boundingBox, await drawnUnion(delivery), 2, 'page 2 cell');
+    await expectPrinted(doc, 'invoice.total', '175.00', total, { pageNum: 2 });
+  });
+
+  it('gives no table when no header of known column words is printed', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 220, 'Widgets, large');
+    s.put(470, 220, '120.00');
+    const doc = await extractLines(engine, s.lines);
+    expect(doc.field('invoice.lineitems')).toMatchObject({ value: null, confidence: 0, boundingBox: null });
+  });
+});
+
+describe('the result', () => {
+  const invoice = () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 150, 'Invoice No.');
+    s.put(160, 150, 'INV-20931');
+    s.put(50, 168, 'Invoice Date:');
+    s.put(160, 168, '14 March 2024');
+    s.put(350, 536, 'Total');
+    s.put(480, 536, '1,100.00');
+    return s.lines;
+  };
+
+  it('has every field of every selected fieldset, in catalogue order, each exactly the spec object', async () => {
+    const { fileId } = await readPages(engine, [{ lines: invoice() }]);
+    for (const product of ['invoices:1', 'invoices:2', 'receipts:1', 'bills:1']) {
+      const result = await engine.extract(fileId, [product]);
+      expect(result.fields.map((f) => f.name)).toEqual(fieldsOf([product]).map((f) => f.name));
+      for (const field of result.fields) {
+        expect(Object.keys(field).sort()).toEqual(['boundingBox', 'confidence', 'name', 'value']);
+        expect(field.confidence).toBeGreaterThanOrEqual(0);
+        expect(field.confidence).toBeLessThanOrEqual(1);
+        if (field.value === null) expect(field).toMatchObject({ confidence: 0, boundingBox: null });
+        else expect(field.confidence).toBeGreaterThan(0);
+      }
+    }
+    expect(fieldsOf(['bills:1']).map((f) => f.name)).toContain('bill.billingPeriodNumberOfDays');
+  });
+
+  it('gives null with confidence 0 for fields not printed, and the printed ones through engine.extract', async () => {
+    const { fileId, layer } = await readPages(engine, [{ lines: invoice() }]);
+    const result = await engine.extract(fileId, ['invoices:2']);
+    const byName = new Map(result.fields.map((f) => [f.name, f]));
+    for (const name of [
+      'bank.iban',
+      'bank.bic',
+      'bank.bsb',
+      'bank.accountNo',
+      'bpay.billerCode',
+      'bpay.crn',
+      'document.supplierABN',
+      'document.supplierTaxId',
+      'invoice.purchaseOrderNo',
+      'invoice.amountPaid',
+      'invoice.paymentDate',
+      'invoice.lineitems',
+    ]) {
+      expect(byName.get(name), name).toEqual({ name, value: null, confidence: 0, boundingBox: null });
+    }
+    expect(byName.get('document.referenceNo')?.value).toBe('INV-20931');
+    expect(byName.get('document.date')?.value).toBe('2024-03-14');
+    expect(byName.get('invoice.total')?.value).toBe('1100.00');
+    expect(tokenTexts(layer, byName.get('invoice.total')!.boundingBox)).toEqual(['1,100.00']);
+    // The same as extracting from the token layer directly.
+    const verbose = await engine.extract(fileId, ['invoices:2'], { verbose: true });
+    expect(verbose.fields.map((f) => [f.name, f.value])).toEqual(result.fields.map((f) => [f.name, f.value]));
+    expect(verbose.fields.find((f) => f.name === 'invoice.total')?.text).toBe('1,100.00');
+  });
+});
