@@ -69,8 +69,21 @@ function letterShare(text: string): number {
   return letters / Math.max(1, text.replace(/\s/g, '').length);
 }
 
+/** OCR's readings of the Malaysian "Sdn Bhd" and "S/B", taken as legal forms only as a pair or whole. */
+const OCR_SDN = /^(sdn|son|sen|sbn|sdm|5dn|sdh)\.?$/;
+const OCR_BHD = /^(bhd|3hd|8hd|bho|bnd|ehd|bhd\.)$/;
+const OCR_SB = /^[s5§]\/[b8]\.?$/;
+
+function isLegalAt(tokens: readonly ViewToken[], i: number): boolean {
+  const t = tokens[i]!;
+  if (LEGAL.has(t.key) || LEGAL.has(t.text.toLowerCase()) || OCR_SB.test(t.text.toLowerCase())) return true;
+  const next = tokens[i + 1]?.key ?? '';
+  const previous = tokens[i - 1]?.key ?? '';
+  return (OCR_SDN.test(t.key) && OCR_BHD.test(next)) || (OCR_BHD.test(t.key) && OCR_SDN.test(previous));
+}
+
 function hasLegalForm(tokens: readonly ViewToken[]): number {
-  return tokens.findIndex((t) => LEGAL.has(t.key) || LEGAL.has(t.text.toLowerCase()));
+  return tokens.findIndex((_, i) => isLegalAt(tokens, i));
 }
 
 /** A company registration number printed alone ("(1152264-K)", "Co. No: 20154-T"). */
@@ -123,7 +136,7 @@ export function findParties(view: DocumentView): PartyCandidates {
     let own = segment.tokens;
     // "Owned by: Chef Lee Sdn Bhd": the company follows the colon.
     const colon = own.findIndex((t) => t.text.endsWith(':'));
-    if (colon >= 0 && legalAt > colon) {
+    if (colon >= 0 && (legalAt > colon || own.length - colon > 2)) {
       own = own.slice(colon + 1);
       legalAt = hasLegalForm(own);
     }
@@ -178,15 +191,14 @@ export function findParties(view: DocumentView): PartyCandidates {
 }
 
 function lastLegalForm(tokens: readonly ViewToken[]): number {
-  for (let i = tokens.length - 1; i >= 0; i--)
-    if (LEGAL.has(tokens[i]!.key) || LEGAL.has(tokens[i]!.text.toLowerCase())) return i;
+  for (let i = tokens.length - 1; i >= 0; i--) if (isLegalAt(tokens, i)) return i;
   return -1;
 }
 
 /** Legal forms of two words ("Sdn Bhd", "Pty Ltd") are kept whole. */
 function trailingLegal(tokens: readonly ViewToken[], at: number): number {
   let extra = 0;
-  while (at + 1 + extra < tokens.length && LEGAL.has(tokens[at + 1 + extra]!.key)) extra++;
+  while (at + 1 + extra < tokens.length && isLegalAt(tokens, at + 1 + extra)) extra++;
   return extra;
 }
 
