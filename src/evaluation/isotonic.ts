@@ -39,7 +39,12 @@ export function fitIsotonic(
     }
   }
   // Shares are shrunk a little towards the middle: a bin of 12 right values is not certainty.
-  const points = blocks.map((b) => [round(b.sum / b.n), round((b.correct + 0.5) / (b.n + 1))] as const);
+  // Shrinking can reorder blocks of different sizes: keep the curve non-decreasing after it.
+  let floor = 0;
+  const points = blocks.map((b) => {
+    floor = Math.max(floor, round((b.correct + 0.5) / (b.n + 1)));
+    return [round(b.sum / b.n), floor] as const;
+  });
   const first = points[0]!;
   const last = points[points.length - 1]!;
   const curve: Array<readonly [number, number]> = [];

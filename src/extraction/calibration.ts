@@ -66,7 +66,7 @@ export const CALIBRATION: Record<CalibrationGroup, CalibrationCurve> = {
 };
 
 export function calibrate(score: number, curve: CalibrationCurve): number {
-  const s = Math.max(0, Math.min(1, score));
+  const s = Number.isFinite(score) ? Math.max(0, Math.min(1, score)) : 0;
   const first = curve[0]!;
   if (s <= first[0]) return first[1];
   for (let i = 1; i < curve.length; i++) {

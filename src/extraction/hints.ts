@@ -100,7 +100,7 @@ export function documentHints(view: DocumentView, locale?: string): DocumentHint
     !locale &&
     hints.language === 'en' &&
     /\$\s?\d|\busd\b/.test(text) &&
-    !/\b(aud|cad|nzd|sgd)\b|a\$/.test(text)
+    !/\b(aud|cad|nzd|sgd|abn|gst|australia|canada|new zealand|singapore)\b|a\$/.test(text)
   ) {
     // English with US dollars and no day-first evidence: American dates.
     hints.dateOrder = 'MDY';

@@ -356,6 +356,13 @@ export const LABELS: Record<string, LabelSet> = {
   },
   referenceNo: {
     strong: [
+      'handelsrechnung nr',
+      'handelsrechnung nr.',
+      'handelsrechnung',
+      'rechnung nr.',
+      'rechnungs-nr.:',
+      'invoice id',
+      'invoice ref',
       'invoice number',
       'invoice no',
       'invoice no.',
@@ -418,7 +425,7 @@ export const LABELS: Record<string, LabelSet> = {
       'bon no',
       'document',
     ],
-    weak: ['no', 'no.', 'nr', 'nr.', 'number', '#', 'ref', 'reference'],
+    weak: ['ref', 'reference', 'no', 'no.', 'nr', 'nr.', '#'],
   },
   purchaseOrderNo: {
     strong: [
@@ -545,6 +552,7 @@ export const LABELS: Record<string, LabelSet> = {
   bsb: { strong: ['bsb', 'bsb no', 'bsb number'] },
   bankAccount: {
     strong: [
+      'account',
       'account number',
       'account no',
       'account no.',
@@ -612,8 +620,6 @@ export const LEGAL_FORMS = [
   'bhd',
   'bhd.',
   'berhad',
-  'enterprise',
-  'trading',
   'sarl',
   's.a.r.l.',
   'sas',
@@ -642,6 +648,13 @@ export const LEGAL_FORMS = [
   'sp. z o.o.',
   'pte',
   'pvt',
+];
+
+/** Words common in business names: evidence of a name, but a name goes on after them. */
+export const COMPANY_WORDS = [
+  'enterprise',
+  'enterprises',
+  'trading',
   'restaurant',
   'restoran',
   'store',
@@ -649,6 +662,7 @@ export const LEGAL_FORMS = [
   'mart',
   'market',
   'supermarket',
+  'minimarket',
   'hardware',
   'bakery',
   'cafe',
@@ -656,6 +670,31 @@ export const LEGAL_FORMS = [
   'kedai',
   'company',
   'services',
+  'holdings',
+  'electrical',
+  'stationery',
+  'pharmacy',
+  'farmasi',
+  'bookstore',
+  'book',
+  'house',
+  'hotel',
+  'shop',
+  'centre',
+  'center',
+  'marketing',
+  'industries',
+  'group',
+  'solutions',
+  'supplies',
+  'distribution',
+  'retail',
+  'gourmet',
+  'noodle',
+  'station',
+  'telecommunications',
+  'advertising',
+  'confectionery',
 ];
 
 /** Words that mark a line as part of an address. */

@@ -107,7 +107,7 @@ const date: Reader = (text, hints) => {
 const reference: Reader = (text) => {
   const compact = text.replace(/\s+/g, '').replace(/^[#:.\-–]+|[.,;:]+$/g, '');
   if (compact.length < 3 || compact.length > 30 || !/\d/.test(compact)) return undefined;
-  if (!/^[\p{L}\p{N}][\p{L}\p{N}\-/._#]*$/u.test(compact)) return undefined;
+  if (!/^[\p{L}\p{N}][\p{L}\p{N}\-/._#_]*$/u.test(compact)) return undefined;
   // A date or a money amount is not a reference.
   if (parseDate(text) || /^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(compact)) return undefined;
   const letters = (compact.match(/\p{L}/gu) ?? []).length;

@@ -33,7 +33,7 @@ export function findDates(
   const best = [...date].sort((a, b) => b.score - a.score)[0];
   if (dueDate.length === 0 && best) {
     const m =
-      /(?:net|within|innerhalb(?: von)?|sous|binnen)\s*(\d{1,3})\s*(?:days|tagen|tage|jours|dagen)|(\d{1,3})\s*(?:days|tage|tagen|jours|dagen)\s*(?:net|netto)/.exec(
+      /(?:net|within|innerhalb(?: von)?|sous|binnen|payment terms:?|terms:?|zahlungsziel:?|conditions de paiement:?|betalingstermijn:?)\s*(\d{1,3})\s*(?:days|tagen|tage|jours|dagen)|(\d{1,3})\s*(?:days|tage|tagen|jours|dagen)\s*(?:net|netto)/.exec(
         view.text,
       );
     const days = Number(m?.[1] ?? m?.[2]);

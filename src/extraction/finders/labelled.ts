@@ -33,10 +33,11 @@ interface Phrase {
 
 function phrasesOf(set: LabelSet): { match: Phrase[]; not: Phrase[] } {
   const make = (text: string, strength: 'strong' | 'weak'): Phrase => ({
+    // "#" is a label word of its own; other punctuation is dropped from label words.
     words: text
       .split(/\s+/)
-      .map(keyOf)
-      .filter((w) => w.length > 0 || text.trim() === '#'),
+      .map((w) => (w === '#' ? '#' : keyOf(w)))
+      .filter((w) => w.length > 0),
     strength,
     text,
   });
@@ -48,6 +49,7 @@ function phrasesOf(set: LabelSet): { match: Phrase[]; not: Phrase[] } {
 
 /** Two words are the same label word; OCR may have changed one letter of a long word. */
 function sameWord(token: string, word: string): boolean {
+  if (word === '#') return false;
   if (token === word) return true;
   if (word.length < 5 || Math.abs(token.length - word.length) > 1) return false;
   return editDistanceAtMostOne(token, word);
@@ -81,7 +83,7 @@ function matchAt(row: Row, start: number, phrase: Phrase): { end: number; inline
     const token = row.tokens[col];
     if (!token) return undefined;
     const word = phrase.words[w]!;
-    if (sameWord(token.key, word)) {
+    if (word === '#' ? token.text === '#' || token.text === '#:' : sameWord(token.key, word)) {
       col++;
       continue;
     }
@@ -153,6 +155,8 @@ export interface NearOptions {
   pick?: 'first' | 'last';
   /** Tokens that begin another label: the search to the right stops there. */
   stopAt?: ReadonlySet<number>;
+  /** Only the first word after the label may start the value ("Invoice Date" holds no number). */
+  adjacent?: boolean;
 }
 
 const SEPARATOR = /^[:#\-–=.]+$/u;
@@ -210,6 +214,7 @@ export function valuesNear(
     const gap = (first.u.x0 - hit.box.x1) / rowHeight;
     if (options.maxRightGap !== undefined && gap > options.maxRightGap) break;
     if (options.pick !== 'last' && i >= 4) break;
+    if (options.adjacent && right.slice(0, i).some((t) => !SEPARATOR.test(t.text))) break;
     const best = bestSpanAt(right, i, options.maxTokens, read, hints);
     if (!best) continue;
     found.push({ ...best, gap, index: i });

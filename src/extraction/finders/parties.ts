@@ -1,4 +1,4 @@
-import { ADDRESS_WORDS, LABELS, LEGAL_FORMS } from '../labels.js';
+import { ADDRESS_WORDS, COMPANY_WORDS, LABELS, LEGAL_FORMS } from '../labels.js';
 import { normaliseText } from '../normalise/text.js';
 import type { DocumentView, ViewToken } from '../view.js';
 import { findLabels, type Candidate } from './labelled.js';
@@ -17,6 +17,7 @@ interface Segment {
 
 const SEPARATORS = /^(●|•|·|\||-|–|—|\/\/|\*)$/u;
 const LEGAL = new Set(LEGAL_FORMS);
+const COMPANY = new Set(COMPANY_WORDS);
 const ADDRESS = new Set(ADDRESS_WORDS);
 const NOT_A_NAME =
   /\b(invoice|tax invoice|rechnung|facture|factuur|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir)\b/i;
@@ -164,6 +165,7 @@ export function findParties(view: DocumentView): PartyCandidates {
     if (height > body * 1.3) score += 0.15;
     if (height > body * 1.8) score += 0.1;
     if (legalAt >= 0) score += 0.3;
+    else if (tokens.some((t) => COMPANY.has(t.key))) score += 0.15;
     if (segment.order === firstTextual) score += 0.2;
     else if (segment.order - firstTextual <= 2 && segment.order > firstTextual) score += 0.05;
     if ((repeated.get(normaliseText(segment.key)) ?? 0) > 1) score += 0.1;
@@ -237,7 +239,11 @@ function addressAfter(
       const x1 = Math.max(...segment.tokens.map((t) => t.box.x1));
       const nameX1 = Math.max(...name.tokens.map((t) => t.box.x1));
       if (x0 > nameX1 || x1 < nameBox.x0) continue;
-      if (box.y0 - previousBottom > 3 * lineHeight) break;
+      const segmentHeight = Math.max(...segment.tokens.map((t) => t.height));
+      const gap = box.y0 - previousBottom;
+      // Under the name the address may start after a few lines; once started, it runs on tightly:
+      // a wider gap starts another block (the recipient's address in a letter).
+      if (gap > (parts.length === 0 ? 3 * lineHeight : 1.2 * segmentHeight)) break;
       const bottom = Math.max(...segment.tokens.map((t) => t.box.y1));
       const address = isAddressLine(segment);
       if (parts.length === 0) {
@@ -256,6 +262,9 @@ function addressAfter(
         if (CONTACT.test(segment.text) || TAX_LINE.test(segment.text)) break;
         // A line of place names alone ("KSL CITY", "KUALA LUMPUR") continues an address.
         if (!address && !/^[\p{L}\s.,'-]+$/u.test(segment.text)) break;
+        // A line of words alone is a place name only if nothing earlier looked like a company.
+        if (!address && (hasLegalForm(segment.tokens) >= 0 || segment.tokens.some((t) => COMPANY.has(t.key))))
+          break;
       }
       parts.push(segment.tokens);
       previousBottom = Math.max(...segment.tokens.map((t) => t.box.y1));
@@ -315,9 +324,16 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
   const out: Candidate[] = [];
   const labels = { strong: LABELS.customerName!.strong };
   for (const hit of findLabels(view, labels)) {
-    const sameLine = hit.row.tokens
-      .slice(hit.end)
-      .filter((t) => !/^[:#-]+$/.test(t.text) && t.lineId === hit.row.tokens[hit.end]?.lineId);
+    // The words right of the label on its row, up to the next wide gap (another column's text).
+    const sameLine: ViewToken[] = [];
+    const rowHeight = Math.max(hit.row.height, view.bodyHeight);
+    for (const t of hit.row.tokens.slice(hit.end)) {
+      if (/^[:#-]+$/.test(t.text)) continue;
+      const previous = sameLine[sameLine.length - 1];
+      const gap = (t.u.x0 - (previous ? previous.u.x1 : hit.box.x1)) / rowHeight;
+      if (gap > (previous ? 2 : 15)) break;
+      sameLine.push(t);
+    }
     const weak = hit.phrase === 'to' || hit.phrase === 'attention' || hit.phrase === 'attn';
     const strength = weak ? 0.5 : 1;
     if (sameLine.length > 0 && isNameLike(sameLine.map((t) => t.text).join(' '))) {

@@ -4,6 +4,10 @@ import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
 import { findLabels, valuesNear, type Candidate } from './labelled.js';
 
+/** Words before a bare "No." that make it another number's label (`Account No.`, `Tel No.`). */
+const OTHER_NUMBER =
+  /^(account|acc|a\/c|tel|telephone|phone|fax|mobile|hp|reg|registration|gst|vat|sst|tax|customer|cust|member|card|order|po|abn|bsb|kvk|siret|siren|company|co|id|table|pax|serial|item|page|seite)$/i;
+
 /** Words that follow a label but are not the value (`Invoice Date`, `Rechnung vom`). */
 const NOT_A_REFERENCE = /^(date|datum|vom|du|le|van|of|to|page|seite|tel|fax|phone|total)$/i;
 
@@ -15,7 +19,12 @@ export function findReferences(
   const read = READERS.reference!;
   const collect = (set: string): Candidate[] =>
     findLabels(view, LABELS[set]!)
-      .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens: 1, below: true, maxRightGap: 25 }))
+      .filter(
+        (hit) => hit.strength === 'strong' || !OTHER_NUMBER.test(hit.row.tokens[hit.start - 1]?.key ?? ''),
+      )
+      .flatMap((hit) =>
+        valuesNear(view, hit, read, hints, { maxTokens: 1, below: true, maxRightGap: 25, adjacent: true }),
+      )
       .filter((c) => !c.tokens.some((t) => NOT_A_REFERENCE.test(t.key)))
       .map((c) => ({ ...c, score: c.score * plausibility(c.value) }));
   const purchaseOrderNo = rank(collect('purchaseOrderNo'));

@@ -1,0 +1,90 @@
+/**
+ * Cases that once went wrong on generated documents, each kept as a test of the fix.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectPrinted, extractLines, sheet, textOnlyEngine } from '../helpers/make-invoices.js';
+
+const engine = textOnlyEngine();
+afterAll(() => engine.close());
+
+describe('finder cases', () => {
+  it('derives the due date from "Payment terms: 30 days"', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 150, 'Invoice Date: 14 March 2024');
+    s.put(50, 170, 'Payment terms: 30 days');
+    const doc = await extractLines(engine, s.lines);
+    expect(doc.value('invoice.dueDate')).toBe('2024-04-13');
+  });
+
+  it('reads a bank account after a bare "Account" label', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 400, 'Direct deposit: | BSB 062-000 | Account 12345678');
+    const doc = await extractLines(engine, s.lines);
+    expect(doc.value('bank.accountNo')).toBe('12345678');
+    expect(doc.value('bank.bsb')).toBe('062-000');
+  });
+
+  it('finds no invoice number where none is printed', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 150, 'Invoice Date: 14 March 2024');
+    s.put(50, 400, 'BSB: 062-000 | Account No: 12345678');
+    s.put(50, 420, 'Account Number | 1234 5678');
+    const doc = await extractLines(engine, s.lines);
+    expect(doc.value('document.referenceNo')).toBeNull();
+  });
+
+  it('keeps a receipt name that begins with a business word whole', async () => {
+    const s = sheet();
+    const name = s.put(120, 50, 'KEDAI RUNCIT MAJU SDN BHD', 14, true);
+    s.put(150, 70, '(1152264-K)');
+    s.put(130, 85, 'NO. 12, JALAN BUNGA RAYA');
+    s.put(120, 100, 'TAMAN MELATI, 53100 KUALA LUMPUR');
+    s.put(140, 115, 'GST ID: 001234567890');
+    s.put(60, 200, 'MILO 1KG');
+    s.put(300, 200, 'RM 28.90');
+    const doc = await extractLines(engine, s.lines, ['receipts:1']);
+    await expectPrinted(doc, 'document.supplierName', 'KEDAI RUNCIT MAJU SDN BHD', name);
+    expect(doc.value('document.supplierAddress')).toBe(
+      'NO. 12, JALAN BUNGA RAYA, TAMAN MELATI, 53100 KUALA LUMPUR',
+    );
+  });
+
+  it('reads the customer right of "Bill To:" and not the next column of the row', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 180, 'Bill To:');
+    s.put(350, 180, 'Invoice No.');
+    s.put(450, 180, 'INV-20931');
+    const customer = s.put(50, 195, 'Globex Corporation');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.customerName', 'Globex Corporation', customer);
+    expect(doc.value('document.referenceNo')).toBe('INV-20931');
+  });
+
+  it('reads an Australian date day first', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 80, 'ABN 51 824 753 556');
+    s.put(50, 150, 'Invoice Date: 03/05/2024');
+    s.put(350, 500, 'Total $220.00');
+    const doc = await extractLines(engine, s.lines);
+    expect(doc.value('document.date')).toBe('2024-05-03');
+    expect(doc.value('document.currency')).toBe('AUD');
+  });
+
+  it("stops the supplier's address before the recipient's block", async () => {
+    const s = sheet();
+    s.put(50, 60, 'Beispiel Handels GmbH', 20, true);
+    s.put(50, 85, 'Hauptstraße 5');
+    s.put(50, 100, '10115 Berlin');
+    s.put(50, 150, 'Muster AG');
+    s.put(50, 165, 'Industrieweg 12');
+    s.put(50, 180, '80331 München');
+    const doc = await extractLines(engine, s.lines);
+    expect(doc.value('document.supplierName')).toBe('Beispiel Handels GmbH');
+    expect(doc.value('document.supplierAddress')).toBe('Hauptstraße 5, 10115 Berlin');
+  });
+});
