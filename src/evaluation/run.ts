@@ -12,21 +12,18 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
-import type { CalibrationCurve, CalibrationGroup } from '../extraction/calibration.js';
-import { extractFields, groupOf } from '../extraction/extract.js';
+import type { CalibrationTable } from '../extraction/calibration.js';
+import { extractFields } from '../extraction/extract.js';
 import { createEngine } from '../engine.js';
 import { fitIsotonic } from './isotonic.js';
 import { fieldMapFor, productFor, scoreCorpus, type GroundTruth, type PredictedField } from './scoring.js';
 
-const IDENTITY: Record<CalibrationGroup, CalibrationCurve> = Object.fromEntries(
-  (['amount', 'date', 'reference', 'name', 'address', 'id', 'code', 'other'] as const).map((g) => [
-    g,
-    [
-      [0, 0],
-      [1, 1],
-    ],
-  ]),
-) as unknown as Record<CalibrationGroup, CalibrationCurve>;
+const IDENTITY: CalibrationTable = {
+  '*': [
+    [0, 0],
+    [1, 1],
+  ],
+};
 
 function groundTruths(dir: string): GroundTruth[] {
   const out: GroundTruth[] = [];
@@ -79,7 +76,8 @@ async function main(): Promise<void> {
   });
   const predictions = new Map<string, PredictedField[] | undefined>();
   const lines: string[] = [];
-  const groups = new Map<string, CalibrationGroup>();
+  /** Per document and field: the calibration key and evidence of the predicted value. */
+  const evidence = new Map<string, { key: string; evidence: number }>();
   const started = performance.now();
   try {
     for (const [i, gt] of truths.entries()) {
@@ -96,11 +94,17 @@ async function main(): Promise<void> {
         const layer = await engine.ingest(fileId);
         const selection = engine.catalogue.resolve([productFor(gt.type)]);
         const definitions = selection.fieldsets.flatMap((f) => f.fields);
-        for (const d of definitions) groups.set(d.name, groupOf(d));
-        const fields = extractFields(layer, {
+        const verbose = extractFields(layer, {
           fields: definitions,
           ...(values.fit ? { calibration: IDENTITY } : {}),
-        }).map(({ name, value, confidence, boundingBox }) => ({ name, value, confidence, boundingBox }));
+        });
+        for (const f of verbose) if (f.calibration) evidence.set(`${gt.file}\u0000${f.name}`, f.calibration);
+        const fields = verbose.map(({ name, value, confidence, boundingBox }) => ({
+          name,
+          value,
+          confidence,
+          boundingBox,
+        }));
         predictions.set(gt.file, fields);
         lines.push(
           JSON.stringify({
@@ -153,15 +157,16 @@ async function main(): Promise<void> {
   );
 
   if (values.fit) {
-    const byGroup = new Map<CalibrationGroup, Array<[number, boolean]>>();
+    const byGroup = new Map<string, Array<[number, boolean]>>();
     for (const row of report.rows) {
-      if (row.got === null || row.confidence === null) continue;
+      if (row.got === null) continue;
       const gt = truths.find((t) => t.file === row.file)!;
       const name = fieldMapFor(gt.type)[row.field]!;
-      const group = groups.get(name) ?? 'other';
-      const list = byGroup.get(group) ?? [];
-      list.push([row.confidence, row.ok]);
-      byGroup.set(group, list);
+      const e = evidence.get(`${row.file}\u0000${name}`);
+      if (!e) continue;
+      const list = byGroup.get(e.key) ?? [];
+      list.push([e.evidence, row.ok]);
+      byGroup.set(e.key, list);
     }
     log('\nfitted calibration (paste into src/extraction/calibration.ts):');
     for (const [group, pairs] of byGroup)

@@ -7,46 +7,93 @@ export type CalibrationGroup = 'amount' | 'date' | 'reference' | 'name' | 'addre
 
 export type CalibrationCurve = ReadonlyArray<readonly [score: number, probability: number]>;
 
-// Fitted on shared/corpus/dev (67 documents, 343 predicted values) with `npm run eval -- --fit`.
-export const CALIBRATION: Record<CalibrationGroup, CalibrationCurve> = {
+/**
+ * Curves by key: a group (`amount`), or a group for values read by OCR (`amount/ocr`), which earn less
+ * trust for the same evidence. Lookup falls back from `group/ocr` to `group` to `*`.
+ */
+export type CalibrationTable = Readonly<Record<string, CalibrationCurve>>;
+
+export function curveFor(
+  table: CalibrationTable,
+  group: CalibrationGroup,
+  ocr: boolean,
+): { key: string; curve: CalibrationCurve } {
+  // The key names the value's kind whichever curve stands in for it, so curves can be fitted per key.
+  const key = ocr ? `${group}/ocr` : group;
+  const curve = table[key] ??
+    table[group] ??
+    table['*'] ?? [
+      [0, 0.05],
+      [1, 0.95],
+    ];
+  return { key, curve };
+}
+
+// Fitted on shared/corpus/dev (67 documents, 341 predicted values) with `npm run eval -- DIR --fit`;
+// keys with fewer than 10 values there (code/ocr, reference/ocr, id/ocr) fall back to their group.
+export const CALIBRATION: CalibrationTable = {
   amount: [
     [0, 0.05],
-    [0.293, 0.214],
-    [0.646, 0.551],
-    [0.878, 0.786],
-    [0.989, 0.924],
+    [0.68, 0.313],
+    [0.812, 0.643],
+    [0.957, 0.853],
     [1, 0.95],
+  ],
+  'amount/ocr': [
+    [0, 0.05],
+    [0.293, 0.214],
+    [0.44, 0.563],
+    [0.669, 0.575],
+    [0.986, 0.977],
+    [1, 0.977],
   ],
   date: [
     [0, 0.05],
+    [0.607, 0.75],
+    [0.861, 0.786],
+    [0.96, 0.95],
+    [1, 0.95],
+  ],
+  'date/ocr': [
+    [0, 0.05],
     [0.155, 0.75],
     [0.26, 0.821],
-    [0.723, 0.919],
-    [1, 0.95],
+    [0.632, 0.938],
+    [1, 0.944],
   ],
   reference: [
     [0, 0.05],
-    [0.358, 0.583],
-    [0.901, 0.969],
-    [1, 0.969],
+    [0.922, 0.972],
+    [1, 0.972],
   ],
   name: [
     [0, 0.05],
-    [0.21, 0.083],
-    [0.436, 0.375],
-    [0.566, 0.458],
-    [0.672, 0.611],
-    [0.853, 0.75],
-    [1, 0.75],
+    [0.589, 0.167],
+    [0.91, 0.5],
+    [1, 0.5],
+  ],
+  'name/ocr': [
+    [0, 0.05],
+    [0.304, 0.214],
+    [0.486, 0.5],
+    [0.622, 0.75],
+    [0.736, 0.825],
+    [0.921, 0.833],
+    [1, 0.833],
   ],
   address: [
     [0, 0.05],
-    [0.578, 0.227],
-    [0.709, 0.55],
-    [0.785, 0.679],
-    [0.836, 0.781],
-    [0.908, 0.85],
-    [1, 0.85],
+    [0.803, 0.833],
+    [1, 0.833],
+  ],
+  'address/ocr': [
+    [0, 0.05],
+    [0.603, 0.357],
+    [0.695, 0.55],
+    [0.78, 0.679],
+    [0.842, 0.708],
+    [0.921, 0.833],
+    [1, 0.833],
   ],
   id: [
     [0, 0.05],
@@ -55,8 +102,8 @@ export const CALIBRATION: Record<CalibrationGroup, CalibrationCurve> = {
   ],
   code: [
     [0, 0.05],
-    [0.925, 0.972],
-    [1, 0.972],
+    [0.938, 0.967],
+    [1, 0.967],
   ],
   // Too few values in the corpus to fit (line-item tables, periods, host fields): evidence as is.
   other: [

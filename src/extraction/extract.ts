@@ -1,6 +1,12 @@
 import type { TokenLayer } from '../core/types.js';
 import type { FieldDefinition, FieldKind } from '../products/types.js';
-import { CALIBRATION, calibrate, type CalibrationCurve, type CalibrationGroup } from './calibration.js';
+import {
+  CALIBRATION,
+  calibrate,
+  curveFor,
+  type CalibrationGroup,
+  type CalibrationTable,
+} from './calibration.js';
 import { findAmounts } from './finders/amounts.js';
 import { findBillingPeriod } from './finders/billing-period.js';
 import { findDates } from './finders/dates.js';
@@ -20,7 +26,7 @@ export interface ExtractFieldsOptions {
   /** Locale of the account or upload (en-AU, de-DE, ...): reads dates and implies a currency. */
   locale?: string;
   /** Curves mapping evidence to probability; the fitted built-in ones by default. */
-  calibration?: Record<CalibrationGroup, CalibrationCurve>;
+  calibration?: CalibrationTable;
 }
 
 const GROUP: Partial<Record<FieldKind, CalibrationGroup>> = {
@@ -61,11 +67,16 @@ export function extractFields(layer: TokenLayer, options: ExtractFieldsOptions):
   return options.fields.map((field) => {
     if (field.kind === 'table') return tableField(view, field);
     const list = candidates(field);
-    return toResult(field, list, curves[groupOf(field)]);
+    return toResult(field, list, curves, groupOf(field));
   });
 }
 
-function toResult(field: FieldDefinition, list: Candidate[], curve: CalibrationCurve): VerboseFieldResult {
+function toResult(
+  field: FieldDefinition,
+  list: Candidate[],
+  curves: CalibrationTable,
+  group: CalibrationGroup,
+): VerboseFieldResult {
   const best = list[0];
   if (!best)
     return {
@@ -80,10 +91,16 @@ function toResult(field: FieldDefinition, list: Candidate[], curve: CalibrationC
   const rival = list.find((c) => c.value !== best.value);
   const margin = rival ? Math.max(0, best.score - rival.score) : best.score;
   const evidence = best.score * (rival ? 0.75 + 0.25 * Math.min(1, margin / 0.3) : 1);
+  const { key, curve } = curveFor(
+    curves,
+    group,
+    best.tokens.some((t) => t.source === 'ocr'),
+  );
   return {
     name: field.name,
     value: best.value,
     confidence: round(calibrate(evidence, curve)),
+    calibration: { key, evidence: round(evidence) },
     boundingBox: boundingBoxOf(best.tokens),
     text: best.tokens.map((t) => t.text).join(' '),
     valueNorm: best.norm,

@@ -27,6 +27,8 @@ export interface VerboseFieldResult extends FieldResult {
   /** Typed value as validation reads it (`value_norm`): a number for amounts, the ISO string for dates. */
   valueNorm?: string | number | null;
   candidates?: Array<{ value: string; confidence: number; boundingBox: BoundingBox | null; text: string }>;
+  /** The evidence score before calibration and the curve that mapped it (for fitting curves). */
+  calibration?: { key: string; evidence: number };
 }
 
 export interface ExtractionResult {
