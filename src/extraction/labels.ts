@@ -13,6 +13,11 @@ export interface LabelSet {
 export const LABELS: Record<string, LabelSet> = {
   total: {
     strong: [
+      'bruttosumme',
+      'bruttobetrag',
+      'gesamtsumme brutto',
+      'rechnungsbetrag brutto',
+      'summe brutto',
       'due payable',
       'total amount incl. vat',
       'invoice amount',
@@ -82,6 +87,10 @@ export const LABELS: Record<string, LabelSet> = {
     ],
     weak: ['amount', 'montant', 'betrag', 'bedrag'],
     not: [
+      'gesamtbetrag der zuschläge',
+      'gesamtbetrag der abschläge',
+      'summe der zuschläge',
+      'summe der abschläge',
       'total tax',
       'total taxes',
       'total gst',
@@ -106,6 +115,12 @@ export const LABELS: Record<string, LabelSet> = {
   },
   subTotal: {
     strong: [
+      'rechnungssumme ohne ust',
+      'rechnungssumme ohne ust.',
+      'positionssumme',
+      'summe positionen',
+      'warenwert',
+      'nettosumme',
       'untaxed amount',
       'amount untaxed',
       'exclusief btw',
@@ -284,6 +299,9 @@ export const LABELS: Record<string, LabelSet> = {
   },
   date: {
     strong: [
+      'issued at',
+      'issued on',
+      'date issued',
       'invoice date',
       'date of issue',
       'issue date',
@@ -305,7 +323,7 @@ export const LABELS: Record<string, LabelSet> = {
       'trans date',
       'date/time',
     ],
-    weak: ['date', 'datum', 'data', 'fecha', 'tarikh'],
+    weak: ['date', 'datum', 'data', 'fecha', 'tarikh', 'vom', 'du', 'dated'],
     not: [
       'due date',
       'order date',
@@ -319,6 +337,13 @@ export const LABELS: Record<string, LabelSet> = {
   },
   dueDate: {
     strong: [
+      'remit until',
+      'please remit until',
+      'pay until',
+      'payable until',
+      'payment until',
+      'zu zahlen bis',
+      'à régler avant le',
       'due date',
       'payment due',
       'due',
@@ -522,6 +547,12 @@ export const LABELS: Record<string, LabelSet> = {
   supplierABN: { strong: ['abn', 'a.b.n.', 'a.b.n', 'australian business number'] },
   customerName: {
     strong: [
+      'käufer',
+      'leistungsempfänger',
+      'käufer/leistungsempfänger',
+      'acheteur',
+      'koper',
+      'afnemer',
       'invoice address',
       'billing address',
       'rechnungsanschrift',
