@@ -147,6 +147,7 @@ export function findParties(view: DocumentView): PartyCandidates {
     const nextLegal = next ? lastLegalForm(next.tokens) : -1;
     if (
       legalAt < 0 &&
+      !/:$/.test(segment.text) &&
       next &&
       next.tokens.length <= 4 &&
       nextLegal >= 0 &&
@@ -323,7 +324,11 @@ function isNameLike(text: string): boolean {
 function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment | undefined): Candidate[] {
   const out: Candidate[] = [];
   const labels = { strong: LABELS.customerName!.strong };
+  // "Customer VAT Number", "Customer reference", "Kundennummer": labels of other things.
+  const notAName =
+    /^(vat|tax|number|no|nr|id|tva|ref|reference|code|nummer|account|order|gln|service|care|support|portal|since)$/;
   for (const hit of findLabels(view, labels)) {
+    if (notAName.test(hit.row.tokens[hit.end]?.key ?? '')) continue;
     // The words right of the label on its row, up to the next wide gap (another column's text).
     const sameLine: ViewToken[] = [];
     const rowHeight = Math.max(hit.row.height, view.bodyHeight);
