@@ -238,6 +238,7 @@ export const LABELS: Record<string, LabelSet> = {
   },
   amountDue: {
     strong: [
+      'due',
       'residual',
       'due payable',
       'reste d\u00fb',

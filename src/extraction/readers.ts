@@ -34,12 +34,27 @@ export interface ReadValue {
 export type Reader = (text: string, hints: ReadingHints) => ReadValue | undefined;
 
 const amount: Reader = (text, hints) => {
-  const parsed = parseAmount(
-    text,
-    hints.decimalSeparator ? { decimalSeparator: hints.decimalSeparator } : {},
-  );
+  const options = hints.decimalSeparator ? { decimalSeparator: hints.decimalSeparator } : {};
+  let parsed = parseAmount(text, options);
+  let repaired = false;
+  // One printed word with a letter OCR confused for a digit ("RMO.00", "2l.50").
+  if (!parsed && !/\s/.test(text.trim()) && /\d[.,]|[.,]\d/.test(text)) {
+    const fixed = text.replace(
+      /^([A-Za-z$€£]{0,3})(.*)$/,
+      (_, prefix: string, rest: string) =>
+        prefix +
+        rest
+          .replace(/[OoDQ]/g, '0')
+          .replace(/[lI|]/g, '1')
+          .replace(/[Ss]/g, '5'),
+    );
+    if (fixed !== text) {
+      parsed = parseAmount(fixed, options);
+      repaired = parsed !== undefined;
+    }
+  }
   if (!parsed) return undefined;
-  let quality = parsed.hasDecimals ? 1 : 0.6;
+  let quality = parsed.hasDecimals ? (repaired ? 0.8 : 1) : 0.6;
   // ".30" or ",50" without the units: a misread amount more often than a price under one unit.
   if (/^[^\d]*[.,]\d/.test(text.trim())) quality *= 0.5;
   if (parsed.ambiguousSeparator && !hints.decimalSeparator) quality *= 0.8;

@@ -61,6 +61,9 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   }
 
   // Money is printed with two decimals; three or more are quantities and unit prices.
+  // The amount due is the total more often than not (receipts print "Due" for it).
+  for (const due of out.amountDue)
+    out.total.push({ ...due, score: due.score * 0.75, source: `${due.source}+due` });
   const all = patternValues(view, read, hints, 4, 0.25).filter(
     (c) => c.quality >= 1 && /^-?\d+\.\d{2}$/.test(c.value),
   );
@@ -76,6 +79,17 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   const credit = /\b(credit note|gutschrift|avoir|creditnota|refund)\b/.test(view.text);
   if (!credit)
     out.total = out.total.map((c) => ((c.norm as number) < 0 ? { ...c, score: c.score * 0.6 } : c));
+  // Labels are never the whole story: leave room for the checks below to tell candidates apart,
+  // and between equals prefer the one printed last (the final total sits at the end).
+  for (const role of ROLES) {
+    const ys = out[role].map((c) => c.tokens[0]!.pageNum * 10 + c.tokens[0]!.box.y0);
+    const low = Math.min(...ys);
+    const high = Math.max(...ys);
+    out[role] = out[role].map((c, i) => ({
+      ...c,
+      score: c.score * 0.9 + (role === 'total' && high > low ? (0.02 * (ys[i]! - low)) / (high - low) : 0),
+    }));
+  }
   // Label candidates agreeing on a value reinforce each other (totals are often printed twice).
   for (const role of ROLES) out[role] = mergeSameValue(out[role]);
 
@@ -88,6 +102,11 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     out.amountDue.push({ ...total, score: total.score * 0.6, source: 'total-as-due' });
   }
   return out;
+}
+
+/** Adds evidence without reaching certainty: a sure candidate stays ahead of a merely boosted one. */
+function raise(score: number, by: number): number {
+  return score + by * (1 - score) * 0.9;
 }
 
 /** Keeps the best candidate of each value, raised a little for every further place it was read. */
@@ -103,7 +122,7 @@ function mergeSameValue(candidates: Candidate[]): Candidate[] {
     list.sort((a, b) => b.score - a.score);
     const best = list[0]!;
     const extra = Math.min(0.15, 0.05 * (list.length - 1));
-    merged.push({ ...best, score: Math.min(1, best.score + extra) });
+    merged.push({ ...best, score: raise(best.score, extra) });
   }
   return merged.sort((a, b) => b.score - a.score);
 }
@@ -127,9 +146,7 @@ function applyArithmetic(out: Record<AmountRole, Candidate[]>): void {
   if (bestTriple) {
     const lift = (list: Candidate[], chosen: Candidate): Candidate[] =>
       list
-        .map((c) =>
-          c === chosen ? { ...c, score: Math.min(1, c.score + 0.25), source: `${c.source}+sum` } : c,
-        )
+        .map((c) => (c === chosen ? { ...c, score: raise(c.score, 0.25), source: `${c.source}+sum` } : c))
         .sort((a, b) => b.score - a.score);
     out.total = lift(out.total, bestTriple.total);
     out.subTotal = lift(out.subTotal, bestTriple.sub);
@@ -151,7 +168,7 @@ function applyArithmetic(out: Record<AmountRole, Candidate[]>): void {
   const sub = out.subTotal.find(
     (s) => total && Math.abs((s.norm as number) - (total.norm as number)) < 0.011,
   );
-  if (total && sub) out.total[0] = { ...total, score: Math.min(1, total.score + 0.1) };
+  if (total && sub) out.total[0] = { ...total, score: raise(total.score, 0.1) };
   // A subtotal above the total is not one.
   if (total) out.subTotal = out.subTotal.filter((s) => (s.norm as number) <= (total.norm as number) + 0.011);
   if (total) out.tax = out.tax.filter((s) => Math.abs(s.norm as number) < Math.abs(total.norm as number));
@@ -174,6 +191,17 @@ function applyCashAndChange(
       .sort((a, b) => b.score - a.score)[0];
   const cash = first('cashTendered');
   const change = first('change');
+  if (cash && !change) {
+    // Paid exactly, no change: a total equal to the cash is confirmed.
+    out.total = out.total
+      .map((c) =>
+        Math.abs((c.norm as number) - (cash.norm as number)) < 0.005
+          ? { ...c, score: raise(c.score, 0.15) }
+          : c,
+      )
+      .sort((a, b) => b.score - a.score);
+    return;
+  }
   if (!cash || !change) return;
   const paid = (cash.norm as number) - (change.norm as number);
   if (!(paid > 0) || (change.norm as number) < 0) return;
@@ -185,9 +213,7 @@ function applyCashAndChange(
     .sort((a, b) => b.score - a.score);
   if (match) {
     out.total = out.total
-      .map((c) =>
-        c === match ? { ...c, score: Math.min(1, c.score + 0.3), source: `${c.source}+change` } : c,
-      )
+      .map((c) => (c === match ? { ...c, score: raise(c.score, 0.3), source: `${c.source}+change` } : c))
       .sort((a, b) => b.score - a.score);
   } else {
     out.total.push({
