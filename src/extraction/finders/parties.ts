@@ -42,9 +42,11 @@ function segmentsOf(view: DocumentView, pageNum: number): Segment[] {
     let previous: ViewToken | undefined;
     for (const token of row.tokens) {
       const gap = previous ? (token.u.x0 - previous.u.x1) / Math.max(row.height, view.bodyHeight) : 0;
-      if (SEPARATORS.test(token.text) || gap > SEGMENT_GAP) {
+      // OCR reads a thin letter (l, I) as "|": only a printed line's "|" separates.
+      const separator = SEPARATORS.test(token.text) && !(token.text === '|' && token.source === 'ocr');
+      if (separator || gap > SEGMENT_GAP) {
         if (current.length > 0) parts.push(current);
-        current = SEPARATORS.test(token.text) ? [] : [token];
+        current = separator ? [] : [token];
       } else current.push(token);
       previous = token;
     }
@@ -90,8 +92,12 @@ function hasLegalForm(tokens: readonly ViewToken[]): number {
 /** A company registration number printed alone ("(1152264-K)", "Co. No: 20154-T"). */
 const REGISTRATION = /^\(?\s*(co\.?,?\s*(no|reg)\.?\s*:?\s*|company no\.?\s*:?\s*)?[\d\s-]{4,}[a-z]?\s*\)?$/i;
 
+/** A company number in a short segment ("273500-U (BKI)", "(£19336-T)"): Malaysian and similar forms. */
+const COMPANY_NUMBER = /\d{4,8}-[A-Z]\b/;
+
 function isAddressLine(segment: Segment): boolean {
   if (REGISTRATION.test(segment.text.trim())) return false;
+  if (segment.tokens.length <= 4 && COMPANY_NUMBER.test(segment.text)) return false;
   if (
     CONTACT.test(segment.text) ||
     /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier)\b/i.test(segment.text)
