@@ -267,6 +267,24 @@ export const LABELS: Record<string, LabelSet> = {
       'pay this amount',
     ],
   },
+  supplier: {
+    strong: [
+      'seller',
+      'vendor',
+      'supplier',
+      'from',
+      'verkäufer',
+      'lieferant',
+      'rechnungssteller',
+      'vendeur',
+      'fournisseur',
+      'émetteur',
+      'verkoper',
+      'leverancier',
+      'sold by',
+      'issued by',
+    ],
+  },
   cashTendered: {
     strong: [
       'cash',
@@ -338,6 +356,10 @@ export const LABELS: Record<string, LabelSet> = {
   },
   dueDate: {
     strong: [
+      'zahlbar ohne abschlag bis',
+      'zahlbar netto bis',
+      'zahlbar ohne abzug bis',
+      'ohne abzug bis',
       'remit until',
       'please remit until',
       'pay until',

@@ -75,6 +75,8 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     out.total.push({ ...largest, score: 0.3, source: 'largest-amount' });
   }
 
+  // A total of zero is a surcharge or discount line that says "total", when other amounts exist.
+  out.total = out.total.map((c) => ((c.norm as number) === 0 ? { ...c, score: c.score * 0.3 } : c));
   // A negative total is a credit note's; elsewhere it is a discount or an adjustment line.
   const credit = /\b(credit note|gutschrift|avoir|creditnota|refund)\b/.test(view.text);
   if (!credit)
@@ -93,7 +95,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   // Label candidates agreeing on a value reinforce each other (totals are often printed twice).
   for (const role of ROLES) out[role] = mergeSameValue(out[role]);
 
-  applyArithmetic(out);
+  applyArithmetic(out, all);
   applyCashAndChange(view, hints, out);
 
   // With nothing paid, the amount due is the total.
@@ -128,7 +130,7 @@ function mergeSameValue(candidates: Candidate[]): Candidate[] {
 }
 
 /** Raises the subtotal, tax and total candidates that add up; prefers such a triple. */
-function applyArithmetic(out: Record<AmountRole, Candidate[]>): void {
+function applyArithmetic(out: Record<AmountRole, Candidate[]>, all: Candidate[]): void {
   let bestTriple: { sub: Candidate; tax: Candidate; total: Candidate; score: number } | undefined;
   for (const total of out.total.slice(0, 5)) {
     for (const sub of out.subTotal.slice(0, 5)) {
@@ -143,6 +145,7 @@ function applyArithmetic(out: Record<AmountRole, Candidate[]>): void {
       }
     }
   }
+  if (!bestTriple) bestTriple = deriveMissingPart(out, all);
   if (bestTriple) {
     const lift = (list: Candidate[], chosen: Candidate): Candidate[] =>
       list
@@ -226,4 +229,40 @@ function applyCashAndChange(
     });
     out.total.sort((a, b) => b.score - a.score);
   }
+}
+
+/**
+ * A total and a subtotal that are both labelled leave the tax as their difference (and a total and
+ * a tax the subtotal): when that amount is printed somewhere, it is taken, with the labels' trust.
+ */
+function deriveMissingPart(
+  out: Record<AmountRole, Candidate[]>,
+  all: Candidate[],
+): { sub: Candidate; tax: Candidate; total: Candidate; score: number } | undefined {
+  const total = out.total[0];
+  if (!total) return undefined;
+  const t = total.norm as number;
+  const printed = (value: number): Candidate | undefined =>
+    all.find((c) => Math.abs((c.norm as number) - value) < 0.005);
+  for (const sub of out.subTotal.slice(0, 3)) {
+    const tax = printed(t - (sub.norm as number));
+    if (tax && (tax.norm as number) > 0 && (tax.norm as number) < t) {
+      const derived = {
+        ...tax,
+        score: Math.min(total.score, sub.score) * 0.8,
+        source: 'total-less-subtotal',
+      };
+      out.tax.push(derived);
+      return { sub, tax: derived, total, score: total.score + sub.score };
+    }
+  }
+  for (const tax of out.tax.slice(0, 3)) {
+    const sub = printed(t - (tax.norm as number));
+    if (sub && (sub.norm as number) > 0 && (sub.norm as number) < t) {
+      const derived = { ...sub, score: Math.min(total.score, tax.score) * 0.8, source: 'total-less-tax' };
+      out.subTotal.push(derived);
+      return { sub: derived, tax, total, score: total.score + tax.score };
+    }
+  }
+  return undefined;
 }

@@ -185,6 +185,15 @@ export function findParties(view: DocumentView): PartyCandidates {
     score *= meanConfidence < 0.5 ? 0.3 : 0.4 + 0.6 * meanConfidence;
     scored.push({ segment, tokens, score: Math.max(0, Math.min(1, score)) });
   }
+  // A name under "Seller:", "Verkäufer:", "From:" (past lines like "Nummer : 123") is the supplier's.
+  for (const hit of findLabels(view, LABELS.supplier!)) {
+    if (hit.row.pageNum !== 1 || hit.end !== hit.row.tokens.length) continue;
+    const below = nameBelow(segments, hit.row.tokens[hit.start]!);
+    if (!below) continue;
+    const existing = scored.find((x) => x.segment === below);
+    if (existing) existing.score = Math.min(1, existing.score + 0.3);
+    else scored.push({ segment: below, tokens: below.tokens, score: 0.7 });
+  }
   scored.sort((a, b) => b.score - a.score);
   const supplierName: Candidate[] = scored.slice(0, 5).map(({ tokens, score }) => ({
     value: cleanName(tokens.map((t) => t.text).join(' ')),
@@ -327,6 +336,21 @@ function isNameLike(text: string): boolean {
   );
 }
 
+/** The first name-like segment in the few lines under a label, passing "Nummer : 123"-like lines. */
+function nameBelow(segments: Segment[], label: ViewToken): Segment | undefined {
+  const under = segments.filter(
+    (s) =>
+      s.tokens[0]!.box.y0 > label.box.y1 - 0.002 &&
+      Math.abs(s.tokens[0]!.box.x0 - label.box.x0) < 0.08 &&
+      s.tokens[0]!.box.y0 - label.box.y1 < 0.06,
+  );
+  for (const segment of under.slice(0, 3)) {
+    if (/:/.test(segment.text)) continue;
+    return isNameLike(segment.text) ? segment : undefined;
+  }
+  return undefined;
+}
+
 function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment | undefined): Candidate[] {
   const out: Candidate[] = [];
   const labels = { strong: LABELS.customerName!.strong };
@@ -359,13 +383,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
       });
       continue;
     }
-    const labelToken = hit.row.tokens[hit.start]!;
-    const below = segments.find(
-      (s) =>
-        s.tokens[0]!.box.y0 > labelToken.box.y1 - 0.002 &&
-        Math.abs(s.tokens[0]!.box.x0 - labelToken.box.x0) < 0.08 &&
-        s.tokens[0]!.box.y0 - labelToken.box.y1 < 0.05,
-    );
+    const below = nameBelow(segments, hit.row.tokens[hit.start]!);
     if (below && isNameLike(below.text)) {
       const value = normaliseText(below.text);
       out.push({
