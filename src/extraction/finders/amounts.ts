@@ -149,7 +149,14 @@ function applyArithmetic(out: Record<AmountRole, Candidate[]>, all: Candidate[])
   if (bestTriple) {
     const lift = (list: Candidate[], chosen: Candidate): Candidate[] =>
       list
-        .map((c) => (c === chosen ? { ...c, score: raise(c.score, 0.25), source: `${c.source}+sum` } : c))
+        // The amounts that add up win; others of another value lose some trust.
+        .map((c) =>
+          c === chosen
+            ? { ...c, score: raise(c.score, 0.25), source: `${c.source}+sum` }
+            : c.value === chosen.value
+              ? c
+              : { ...c, score: c.score * 0.75 },
+        )
         .sort((a, b) => b.score - a.score);
     out.total = lift(out.total, bestTriple.total);
     out.subTotal = lift(out.subTotal, bestTriple.sub);

@@ -188,7 +188,7 @@ export function findParties(view: DocumentView): PartyCandidates {
   // A name under "Seller:", "Verkäufer:", "From:" (past lines like "Nummer : 123") is the supplier's.
   for (const hit of findLabels(view, LABELS.supplier!)) {
     if (hit.row.pageNum !== 1 || hit.end !== hit.row.tokens.length) continue;
-    const below = nameBelow(segments, hit.row.tokens[hit.start]!);
+    const below = nameBelow(view, segments, hit.row.tokens[hit.start]!);
     if (!below) continue;
     const existing = scored.find((x) => x.segment === below);
     if (existing) existing.score = Math.min(1, existing.score + 0.3);
@@ -337,7 +337,7 @@ function isNameLike(text: string): boolean {
 }
 
 /** The first name-like segment in the few lines under a label, passing "Nummer : 123"-like lines. */
-function nameBelow(segments: Segment[], label: ViewToken): Segment | undefined {
+function nameBelow(view: DocumentView, segments: Segment[], label: ViewToken): Segment | undefined {
   const under = segments.filter(
     (s) =>
       s.tokens[0]!.box.y0 > label.box.y1 - 0.002 &&
@@ -345,7 +345,8 @@ function nameBelow(segments: Segment[], label: ViewToken): Segment | undefined {
       s.tokens[0]!.box.y0 - label.box.y1 < 0.06,
   );
   for (const segment of under.slice(0, 3)) {
-    if (/:/.test(segment.text)) continue;
+    // A labelled line ("Nummer : 12345676") is passed, whatever the gap left between its parts.
+    if (view.rows[segment.tokens[0]!.row]!.tokens.some((t) => t.text.includes(':'))) continue;
     return isNameLike(segment.text) ? segment : undefined;
   }
   return undefined;
@@ -383,7 +384,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
       });
       continue;
     }
-    const below = nameBelow(segments, hit.row.tokens[hit.start]!);
+    const below = nameBelow(view, segments, hit.row.tokens[hit.start]!);
     if (below && isNameLike(below.text)) {
       const value = normaliseText(below.text);
       out.push({
