@@ -148,6 +148,11 @@ export function findParties(view: DocumentView): PartyCandidates {
       legalAt = hasLegalForm(own);
     }
     let tokens = legalAt >= 0 ? own.slice(0, legalAt + 1 + trailingLegal(own, legalAt)) : own;
+    // After the legal form comes an address or a number, which is cut; a place name that belongs
+    // to the name ("Rohstoff AG Salzgitter") is kept.
+    const after = own.slice(tokens.length);
+    if (after.length > 0 && after.length <= 2 && after.every((t) => /^\p{Lu}[\p{L}-]+$/u.test(t.text)))
+      tokens = own;
     // A name broken over two lines: the second short line ends in the legal form.
     const next = segments[segment.order + 1];
     const nextLegal = next ? lastLegalForm(next.tokens) : -1;
