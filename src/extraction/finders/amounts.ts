@@ -60,10 +60,10 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     out[role] = candidates;
   }
 
-  // Money is printed with two decimals; three or more are quantities and unit prices.
   // The amount due is the total more often than not (receipts print "Due" for it).
   for (const due of out.amountDue)
     out.total.push({ ...due, score: due.score * 0.75, source: `${due.source}+due` });
+  // Money is printed with two decimals; three or more are quantities and unit prices.
   const all = patternValues(view, read, hints, 4, 0.25).filter(
     (c) => c.quality >= 1 && /^-?\d+\.\d{2}$/.test(c.value),
   );

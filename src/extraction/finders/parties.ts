@@ -139,56 +139,11 @@ export function findParties(view: DocumentView): PartyCandidates {
     const lettersOnly = text.replace(/[^\p{L}]/gu, '');
     if (lettersOnly.length < 3 || letterShare(text) < 0.55) continue;
     if (segment.tokens.length > 10) continue;
-    let legalAt = hasLegalForm(segment.tokens);
-    let own = segment.tokens;
-    // "Owned by: Chef Lee Sdn Bhd": the company follows the colon.
-    const colon = own.findIndex((t) => t.text.endsWith(':'));
-    if (colon >= 0 && (legalAt > colon || own.length - colon > 2)) {
-      own = own.slice(colon + 1);
-      legalAt = hasLegalForm(own);
-    }
-    let tokens = legalAt >= 0 ? own.slice(0, legalAt + 1 + trailingLegal(own, legalAt)) : own;
-    // After the legal form comes an address or a number, which is cut; a place name that belongs
-    // to the name ("Rohstoff AG Salzgitter") is kept.
-    const after = own.slice(tokens.length);
-    if (after.length > 0 && after.length <= 2 && after.every((t) => /^\p{Lu}[\p{L}-]+$/u.test(t.text)))
-      tokens = own;
-    // A name broken over two lines: the second short line ends in the legal form.
-    const next = segments[segment.order + 1];
-    const nextLegal = next ? lastLegalForm(next.tokens) : -1;
-    if (
-      legalAt < 0 &&
-      !/:$/.test(segment.text) &&
-      next &&
-      next.tokens.length <= 4 &&
-      nextLegal >= 0 &&
-      next.tokens[0]!.box.y0 - segment.tokens[0]!.box.y1 < 2 * view.bodyHeight
-    ) {
-      tokens = [...tokens, ...next.tokens.slice(0, nextLegal + 1 + trailingLegal(next.tokens, nextLegal))];
-      legalAt = tokens.length - 1;
-    }
+    const { tokens, legalAt } = nameTokens(view, segments, segment);
     // A legal form alone ("Co.", "Sdn Bhd") is not a name.
     if (tokens.every((t) => LEGAL.has(t.key))) continue;
-    const nameText = tokens.map((t) => t.text).join(' ');
-    let score = 0.2;
-    const y = segment.tokens[0]!.box.y0;
-    score += y < 0.12 ? 0.25 : y < 0.25 ? 0.15 : y > 0.85 ? 0.05 : 0;
-    const height = Math.max(...segment.tokens.map((t) => t.height));
-    if (height > body * 1.3) score += 0.15;
-    if (height > body * 1.8) score += 0.1;
-    if (legalAt >= 0) score += 0.3;
-    else if (tokens.some((t) => COMPANY.has(t.key))) score += 0.15;
-    if (segment.order === firstTextual) score += 0.2;
-    else if (segment.order - firstTextual <= 2 && segment.order > firstTextual) score += 0.05;
-    if ((repeated.get(normaliseText(segment.key)) ?? 0) > 1) score += 0.1;
-    if (NOT_A_NAME.test(nameText)) score -= 0.35;
-    if (CONTACT.test(nameText)) score -= 0.4;
-    if (/\d{3,}/.test(nameText)) score -= 0.15;
-    if (isAddressLine(segment) && legalAt < 0) score -= 0.15;
-    const meanConfidence = segment.tokens.reduce((s, t) => s + t.confidence, 0) / segment.tokens.length;
-    // OCR of logos and stamps yields confident-looking garbage rarely, low-confidence garbage often.
-    score *= meanConfidence < 0.5 ? 0.3 : 0.4 + 0.6 * meanConfidence;
-    scored.push({ segment, tokens, score: Math.max(0, Math.min(1, score)) });
+    const score = headerScore(segment, tokens, legalAt, { body, firstTextual, repeated });
+    scored.push({ segment, tokens, score });
   }
   // A name under "Seller:", "Verkäufer:", "From:" (past lines like "Nummer : 123") is the supplier's.
   for (const hit of findLabels(view, LABELS.supplier!)) {
@@ -216,6 +171,76 @@ export function findParties(view: DocumentView): PartyCandidates {
 function lastLegalForm(tokens: readonly ViewToken[]): number {
   for (let i = tokens.length - 1; i >= 0; i--) if (isLegalAt(tokens, i)) return i;
   return -1;
+}
+
+/** The words of a segment that make a company name, and where its legal form is (-1 when none). */
+function nameTokens(
+  view: DocumentView,
+  segments: Segment[],
+  segment: Segment,
+): { tokens: ViewToken[]; legalAt: number } {
+  let legalAt = hasLegalForm(segment.tokens);
+  let own = segment.tokens;
+  // "Owned by: Chef Lee Sdn Bhd": the company follows the colon.
+  const colon = own.findIndex((t) => t.text.endsWith(':'));
+  if (colon >= 0 && (legalAt > colon || own.length - colon > 2)) {
+    own = own.slice(colon + 1);
+    legalAt = hasLegalForm(own);
+  }
+  let tokens = legalAt >= 0 ? own.slice(0, legalAt + 1 + trailingLegal(own, legalAt)) : own;
+  // After the legal form comes an address or a number, which is cut; a place name that belongs
+  // to the name ("Rohstoff AG Salzgitter") is kept.
+  const after = own.slice(tokens.length);
+  if (after.length > 0 && after.length <= 2 && after.every((t) => /^\p{Lu}[\p{L}-]+$/u.test(t.text)))
+    tokens = own;
+  // A name broken over two lines: the second short line ends in the legal form.
+  const next = segments[segment.order + 1];
+  const nextLegal = next ? lastLegalForm(next.tokens) : -1;
+  if (
+    legalAt < 0 &&
+    !/:$/.test(segment.text) &&
+    next &&
+    next.tokens.length <= 4 &&
+    nextLegal >= 0 &&
+    next.tokens[0]!.box.y0 - segment.tokens[0]!.box.y1 < 2 * view.bodyHeight
+  ) {
+    tokens = [...tokens, ...next.tokens.slice(0, nextLegal + 1 + trailingLegal(next.tokens, nextLegal))];
+    legalAt = tokens.length - 1;
+  }
+  return { tokens, legalAt };
+}
+
+/**
+ * How much a segment looks like the supplier's name, 0..1: near the top, large print, a legal form
+ * or business word, the first line of text, repeated in the footer; not a label, contact, number or
+ * address line; OCR confidence weighs it.
+ */
+function headerScore(
+  segment: Segment,
+  tokens: ViewToken[],
+  legalAt: number,
+  context: { body: number; firstTextual: number; repeated: Map<string, number> },
+): number {
+  const nameText = tokens.map((t) => t.text).join(' ');
+  let score = 0.2;
+  const y = segment.tokens[0]!.box.y0;
+  score += y < 0.12 ? 0.25 : y < 0.25 ? 0.15 : y > 0.85 ? 0.05 : 0;
+  const height = Math.max(...segment.tokens.map((t) => t.height));
+  if (height > context.body * 1.3) score += 0.15;
+  if (height > context.body * 1.8) score += 0.1;
+  if (legalAt >= 0) score += 0.3;
+  else if (tokens.some((t) => COMPANY.has(t.key))) score += 0.15;
+  if (segment.order === context.firstTextual) score += 0.2;
+  else if (segment.order - context.firstTextual <= 2 && segment.order > context.firstTextual) score += 0.05;
+  if ((context.repeated.get(normaliseText(segment.key)) ?? 0) > 1) score += 0.1;
+  if (NOT_A_NAME.test(nameText)) score -= 0.35;
+  if (CONTACT.test(nameText)) score -= 0.4;
+  if (/\d{3,}/.test(nameText)) score -= 0.15;
+  if (isAddressLine(segment) && legalAt < 0) score -= 0.15;
+  const meanConfidence = segment.tokens.reduce((s, t) => s + t.confidence, 0) / segment.tokens.length;
+  // OCR of logos and stamps yields confident-looking garbage rarely, low-confidence garbage often.
+  score *= meanConfidence < 0.5 ? 0.3 : 0.4 + 0.6 * meanConfidence;
+  return Math.max(0, Math.min(1, score));
 }
 
 /** Legal forms of two words ("Sdn Bhd", "Pty Ltd") are kept whole. */
