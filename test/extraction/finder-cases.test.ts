@@ -88,3 +88,45 @@ describe('finder cases', () => {
     expect(doc.value('document.supplierAddress')).toBe('Hauptstraße 5, 10115 Berlin');
   });
 });
+
+describe('degenerate documents', () => {
+  it('answers every field as null for a document without words', async () => {
+    const { extractFields } = await import('../../src/extraction/extract.js');
+    const { fieldsOf } = await import('../helpers/make-invoices.js');
+    const empty = {
+      formatVersion: 1 as const,
+      fileId: '00000000-0000-4000-8000-000000000000',
+      mediaType: 'image/png' as const,
+      pages: [
+        {
+          pageNum: 1,
+          width: 100,
+          height: 100,
+          unit: 'px' as const,
+          rotation: 0 as const,
+          source: 'none' as const,
+        },
+      ],
+      tokens: [],
+      lines: [],
+      blocks: [],
+      createdAt: new Date().toISOString(),
+    };
+    const fields = extractFields(empty, { fields: fieldsOf(['invoices:2', 'receipts:1', 'bills:1']) });
+    for (const field of fields) {
+      if (field.name === 'document.type') continue;
+      expect(field, field.name).toMatchObject({ value: null, confidence: 0, boundingBox: null });
+    }
+  });
+
+  it('survives tokens of punctuation, huge numbers and odd scripts', async () => {
+    const s = sheet();
+    s.put(50, 60, '### --- ::: ||| ...', 20, true);
+    s.put(50, 100, 'Total 99999999999999999999.99 Date 99/99/9999 IBAN XX00');
+    s.put(50, 120, 'Invoice No. ---- Rechnung # :::');
+    const doc = await extractLines(engine, s.lines, ['invoices:2', 'receipts:1', 'bills:1']);
+    expect(doc.value('document.date')).toBeNull();
+    expect(doc.value('bank.iban')).toBeNull();
+    expect(doc.value('document.referenceNo')).toBeNull();
+  });
+});
