@@ -8,21 +8,13 @@ import {
 } from '../../src/extraction/calibration.js';
 import { extractFields, groupOf } from '../../src/extraction/extract.js';
 import { fitIsotonic } from '../../src/evaluation/isotonic.js';
+import { seededRandom } from '../../bench/lib/invoice.js';
 import { fieldsOf, readPages, sheet, textOnlyEngine } from '../helpers/make-invoices.js';
 
 const GROUPS: CalibrationGroup[] = ['amount', 'date', 'reference', 'name', 'address', 'id', 'code', 'other'];
 
-/** A small deterministic generator (mulberry32), so the random cases are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic generator, so the random cases are the same on every run. */
+const random = seededRandom;
 
 function expectNonDecreasing(values: number[]): void {
   for (let i = 1; i < values.length; i++) expect(values[i]!).toBeGreaterThanOrEqual(values[i - 1]!);

@@ -21,7 +21,8 @@ function allBytes(): Uint8Array {
   return out;
 }
 
-function makeRecord(overrides: Partial<FileRecord> = {}): FileRecord {
+/** A file record for the tests, of account A unless overridden. */
+export function makeRecord(overrides: Partial<FileRecord> = {}): FileRecord {
   return {
     fileId: randomUUID(),
     accountId: ACCOUNT_A,

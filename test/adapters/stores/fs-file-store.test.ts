@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { describe, it, expect } from 'vitest';
 
 import { createFsFileStore } from '../../../src/adapters/stores/fs-file-store.js';
-import type { FileRecord } from '../../../src/core/types.js';
-import { describeFileStoreContract } from '../../ports/file-store.contract.js';
+import { describeFileStoreContract, makeRecord } from '../../ports/file-store.contract.js';
 
 async function makeDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'docex-fs-file-store-'));
@@ -19,20 +18,6 @@ describeFileStoreContract('fs', async () => {
 
 function accountHash(accountId: string): string {
   return createHash('sha256').update(accountId).digest('hex').slice(0, 32);
-}
-
-function makeRecord(overrides: Partial<FileRecord> = {}): FileRecord {
-  return {
-    fileId: randomUUID(),
-    accountId: 'account-a',
-    mediaType: 'application/pdf',
-    size: 3,
-    pageCount: 1,
-    uploadedAt: '2024-05-01T10:00:00.000Z',
-    status: 'RECEIVED',
-    metadata: {},
-    ...overrides,
-  };
 }
 
 async function withDir(test: (dir: string) => Promise<void>): Promise<void> {
