@@ -170,6 +170,19 @@ describe('ingesting pages without a text layer', () => {
     expect(word.box.y1 - word.box.y0).toBeGreaterThan(word.box.x1 - word.box.x0);
   });
 
+  it('reads a scan turned the other way (counter-clockwise)', async () => {
+    const upright = await renderPdfPage(await makeTextPdf([{ lines: INVOICE_LINES }]), 200);
+    const turned = rotateRightAngle(upright, 270);
+    const layer = await ingestBytes(await encodeImage(turned, 'png'));
+    expect(layer.pages[0]!.ocrCorrection!.rightAngle).toBe(90);
+    expect(normalised(texts(layer))).toContain('invoice number inv20931');
+    const word = findToken(layer.tokens, 'Delivery')!;
+    // Turned counter-clockwise: the word near the left at y = 270 pt is now near the bottom left.
+    const expected = expectedCentre(50, 270, 12, 'Delivery'.length);
+    expect(centre(word).x).toBeCloseTo(expected.y, 1);
+    expect(centre(word).y).toBeCloseTo(1 - expected.x, 1);
+  });
+
   it('reads an upside-down scan', async () => {
     const upright = await renderPdfPage(await makeTextPdf([{ lines: INVOICE_LINES }]), 200);
     const layer = await ingestBytes(await encodeImage(rotateRightAngle(upright, 180), 'jpeg'));
