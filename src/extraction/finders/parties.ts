@@ -92,6 +92,9 @@ function hasLegalForm(tokens: readonly ViewToken[]): number {
 /** A company registration number printed alone ("(1152264-K)", "Co. No: 20154-T"). */
 const REGISTRATION = /^\(?\s*(co\.?,?\s*(no|reg)\.?\s*:?\s*|company no\.?\s*:?\s*)?[\d\s-]{4,}[a-z]?\s*\)?$/i;
 
+/** A phone number printed without its label: "(603) 8130 2672", "1800-88-1231". */
+const PHONE = /(\(?\+?\d{2,4}\)?[\s-]\d{2,4}[\s-]\d{3,4}\b)|(^[\d\s()+-]{9,}$)/;
+
 /** A company number in a short segment ("273500-U (BKI)", "(£19336-T)"): Malaysian and similar forms. */
 const COMPANY_NUMBER = /\d{4,8}-[A-Z]\b/;
 
@@ -305,7 +308,7 @@ function addressAfter(
           continue;
         }
       } else {
-        if (CONTACT.test(segment.text) || TAX_LINE.test(segment.text)) break;
+        if (CONTACT.test(segment.text) || TAX_LINE.test(segment.text) || PHONE.test(segment.text)) break;
         // A line of place names alone ("KSL CITY", "KUALA LUMPUR") continues an address.
         if (!address && !/^[\p{L}\s.,'-]+$/u.test(segment.text)) break;
         // A line of words alone is a place name only if nothing earlier looked like a company.
