@@ -75,6 +75,18 @@ describe('finder cases', () => {
     expect(doc.value('document.currency')).toBe('AUD');
   });
 
+  it('ends a receipt address before a phone number printed without its label', async () => {
+    const s = sheet();
+    s.put(120, 50, 'HON HWA HARDWARE TRADING', 14, true);
+    s.put(130, 70, 'NO 37, JALAN MANIS 7, TAMAN SEGAR,');
+    s.put(130, 85, '56100 CHERAS, KUALA LUMPUR.');
+    s.put(150, 100, '(603) 8130 2672');
+    const doc = await extractLines(engine, s.lines, ['receipts:1']);
+    expect(doc.value('document.supplierAddress')).toBe(
+      'NO 37, JALAN MANIS 7, TAMAN SEGAR, 56100 CHERAS, KUALA LUMPUR.',
+    );
+  });
+
   it("stops the supplier's address before the recipient's block", async () => {
     const s = sheet();
     s.put(50, 60, 'Beispiel Handels GmbH', 20, true);
