@@ -44,28 +44,6 @@ export function englishModelDir(): string {
   return path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 }
 
-/**
- * The tesseract.js worker script, started through a small module that first silences the worker
- * thread's console: leptonica writes notes such as "Error in boxClipToRectangle" to stderr on some
- * photos, which would land in the host's logs. Failures still reach us as rejected calls.
- */
-function quietWorkerUrl(): URL {
-  const require = createRequire(import.meta.url);
-  const script = path.join(
-    path.dirname(require.resolve('tesseract.js/package.json')),
-    'src',
-    'worker-script',
-    'node',
-    'index.js',
-  );
-  const code = [
-    "import { createRequire } from 'node:module';",
-    'for (const level of ["log", "info", "warn", "error", "debug"]) console[level] = () => {};',
-    `createRequire(${JSON.stringify(script)})(${JSON.stringify(script)});`,
-  ].join('\n');
-  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
-}
-
 /** Bitmaps above this many pixels grow a worker's heap for good: the worker is replaced after them. */
 const LARGE_IMAGE_PIXELS = 16_000_000;
 
@@ -111,8 +89,6 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Tesseract
       Tesseract.OEM.LSTM_ONLY,
       {
         langPath: languages[0]!.dir,
-        // tesseract.js hands this to worker_threads, which takes a data: URL as well as a path.
-        workerPath: quietWorkerUrl() as unknown as string,
         gzip: true,
         cacheMethod: 'none',
         // Without a handler a bad image throws inside the worker's message handler and ends the process.
