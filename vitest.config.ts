@@ -7,8 +7,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // OCR tests start tesseract workers; two test files at a time keeps a 2-core machine responsive.
     maxWorkers: 2,
-    // CI also writes a JSON report, from which .ci/run prints a plain "N passed, N failed" line.
+    // CI also writes JSON reports (paths set by `npm test`), from which .ci/run prints a plain
+    // "N passed, N failed" line.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
-    outputFile: { json: 'test-results/vitest.json' },
   },
 });
