@@ -295,7 +295,7 @@ function overlaps(a: FrameBox, b: FrameBox): boolean {
 }
 
 /** Numbers tokens, lines and blocks in reading order: page, block (top to bottom), line, word. */
-export function assembleTokenLayer(fileId: string, mediaType: MediaType, pages: PageContent[]): TokenLayer {
+function assembleTokenLayer(fileId: string, mediaType: MediaType, pages: PageContent[]): TokenLayer {
   const tokens: Token[] = [];
   const lines: Line[] = [];
   const blocks: Block[] = [];

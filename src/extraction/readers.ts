@@ -85,7 +85,7 @@ const DIGIT_LOOKALIKES: Record<string, string> = {
 };
 
 /** The text with look-alike letters read as digits, when it is mostly digits already; else undefined. */
-export function digitsFromLookalikes(text: string): string | undefined {
+function digitsFromLookalikes(text: string): string | undefined {
   const digits = (text.match(/\d/g) ?? []).length;
   const lookalikes = [...text].filter((c) => c in DIGIT_LOOKALIKES).length;
   if (lookalikes === 0 || lookalikes > 2 || digits < 4) return undefined;

@@ -120,10 +120,6 @@ export function boundingBoxOf(tokens: readonly Token[]): BoundingBox | null {
   };
 }
 
-export function textOf(tokens: readonly Token[]): string {
-  return tokens.map((t) => t.text).join(' ');
-}
-
 export function centreY(box: Box): number {
   return (box.y0 + box.y1) / 2;
 }
