@@ -1,21 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import { AccountDirectory, type AccountLimits, type AccountSettings } from './core/accounts.js';
 import { DocexError, toDocexError } from './core/errors.js';
+import type { JobRecord, StoredJob, StoredResult } from './core/jobs.js';
 import type { FileRecord, MediaType, TokenLayer } from './core/types.js';
 import { ingestDocument, type OcrMode } from './documents/ingest.js';
 import { readWithLimit, type UploadInput } from './documents/read-limited.js';
 import { sniffMediaType } from './documents/sniff.js';
 import { createMemoryFileStore } from './adapters/stores/memory-file-store.js';
+import { createMemoryPersistence } from './adapters/persistence/memory-persistence.js';
 import { defaultImageBackend, defaultOcrEngine, defaultPdfReader } from './default-adapters.js';
 import type { TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';
 import { extractFields } from './extraction/extract.js';
 import type { ExtractionResult, FieldResult } from './extraction/types.js';
-import { createCatalogue, type Catalogue } from './products/catalogue.js';
+import { createCatalogue, type Catalogue, type ResolvedSelection } from './products/catalogue.js';
 import type { FieldsetDefinition, ProductDefinition } from './products/types.js';
 import type { FileStore } from './ports/file-store.js';
 import type { ImageBackend } from './ports/image-backend.js';
 import type { OcrEngine } from './ports/ocr-engine.js';
 import type { PdfReader } from './ports/pdf-reader.js';
+import type { JobPersistence } from './ports/job-persistence.js';
+import { createJobClock } from './queue/job-clock.js';
+import { FileSignals } from './queue/file-signals.js';
+import { JobQueue, type RetryPolicy } from './queue/job-queue.js';
+import { mergeResults } from './queue/merge-results.js';
+import { newJob } from './queue/new-job.js';
+import { extractWorkflow, ingestWorkflow } from './workflows/builtin.js';
+import { WorkflowRegistry } from './workflows/registry.js';
+import { createSchemaChecker } from './workflows/schema.js';
+import type { WorkflowDefinition } from './workflows/types.js';
+import { parseList, parseWorkflowOptions, v1ProductIds, type V1Selection } from './workflows/v1-upload.js';
 
 export interface EngineOptions {
   /** Where files and token layers are kept. Default: in memory. */
@@ -26,6 +39,12 @@ export interface EngineOptions {
   ocr?: OcrEngine | TesseractOcrOptions;
   /** Image backend. Default: sharp when installed, else jimp. */
   images?: ImageBackend | 'sharp' | 'jimp';
+  /** Jobs, results, token layers, rules and tasks. Default: in memory (nothing survives the process). */
+  persistence?: JobPersistence;
+  /** Custom workflows, registered before unfinished jobs found in `persistence` are taken up. */
+  workflows?: WorkflowDefinition[];
+  /** The job queue. */
+  jobs?: JobOptions;
   /** Prefix of built-in workflow and fieldset ids. Default `svc`. */
   namespace?: string;
   /** Limits of accounts that were not configured otherwise. */
@@ -44,6 +63,85 @@ export interface EngineOptions {
   };
 }
 
+export interface JobOptions {
+  /** Jobs running at once. Default 4. */
+  concurrency?: number;
+  /** Jobs of one account running at once. Default: `concurrency`. */
+  accountConcurrency?: number;
+  /** Limits of named queues (a workflow's `queue`), e.g. `{ ocr: 2 }`. */
+  queues?: Record<string, number>;
+  /** Jobs waiting beyond which invocations are refused with QUEUE_FULL. Default 10,000. */
+  maxQueued?: number;
+  /** Time limit of one run of a job, unless its workflow says otherwise. Default 10 minutes. */
+  timeoutMs?: number;
+  /** Retries of runs that failed with a transient error. Default 3 runs, 1 s doubling, at most 60 s. */
+  retry?: Partial<RetryPolicy>;
+  /** Lease of a running job in shared storage. Default 30 s. */
+  leaseMs?: number;
+  /** How long `close()` waits for running jobs before leaving them to the next engine. Default 10 s. */
+  shutdownGraceMs?: number;
+}
+
+/** The upload record of a v2 upload: `id` equals `fileId`. */
+export interface UploadRecordV2 {
+  id: string;
+  fileId: string;
+  uploadedAt: string;
+  status: 'RECEIVED';
+}
+
+/** The upload record of a v1 upload (no `id`). */
+export interface UploadRecordV1 {
+  fileId: string;
+  uploadedAt: string;
+  status: 'RECEIVED';
+}
+
+export interface UploadV1Options
+  extends
+    Omit<UploadOptions, 'enforcePageLimit' | 'parent' | 'tags' | 'locale' | 'flow' | 'fileId'>,
+    V1Selection {
+  /** A tag, or several, to group documents (`listFiles({tag})`). */
+  tags?: string | string[];
+  /** `validate` (or another workflow offered to v1); default: extraction. */
+  workflowId?: string;
+  /** A JSON object (string or parsed) for the chosen workflow. */
+  workflowOptions?: string | Record<string, unknown>;
+  /** Locale of this document (how its dates are read). */
+  locale?: string;
+}
+
+/** The answer of a workflow invocation: the job record and the id of the queued message. */
+export interface Invocation {
+  job: JobRecord;
+  message_id: string;
+}
+
+/** The result record of a file. */
+export type ResultRecord =
+  | { fileId: string; status: 'FINALISED'; results: ExtractionResult }
+  | { fileId: string; status: 'IN PROGRESS' };
+
+export interface ResultOptions {
+  accountId?: string;
+  /**
+   * How long to wait for pending work, in ms (0 answers at once). Default: 30 s for a v1 upload,
+   * 0 for a v2 one. At most 5 minutes.
+   */
+  timeoutMs?: number;
+  verbose?: boolean;
+}
+
+/** Events a host can subscribe to with `engine.on`. */
+export interface EngineEvents {
+  /** A job was created or changed (status, version). */
+  job: { accountId: string; job: JobRecord };
+  /** A job stored fields for a file's result. */
+  result: { accountId: string; fileId: string; jobId: string; workflowId: string };
+  /** Storing a change of a job failed; the job is taken up again when the engine restarts. */
+  error: { jobId: string; error: DocexError };
+}
+
 export interface UploadOptions {
   /** Owner of the file. Default `default`. */
   accountId?: string;
@@ -55,6 +153,14 @@ export interface UploadOptions {
   enforcePageLimit?: boolean;
   /** For a split child: the parent file and page range. */
   parent?: FileRecord['parent'];
+  /** Id for the new file (a UUID); made by the engine when absent. */
+  fileId?: string;
+  /** Tags to group documents. */
+  tags?: string[];
+  /** Locale of this document. */
+  locale?: string;
+  /** Which upload flow made the file (see FileRecord.flow). */
+  flow?: FileRecord['flow'];
 }
 
 export interface IngestCallOptions {
@@ -83,9 +189,23 @@ export interface Engine {
    * ingesting it first when it has no token layer. Every field of every selected fieldset is present.
    */
   extract(fileId: string, productIds: string[], options?: ExtractOptions): Promise<ExtractionResult>;
+  /** Resolves product and fieldset ids for an account (throws UNKNOWN_PRODUCT or PRODUCT_NOT_ALLOWED). */
+  resolveProducts(productIds: string[], options?: { accountId?: string }): ResolvedSelection;
+  /** Stores a file (the low-level upload both flows use). */
   upload(input: UploadInput, options?: UploadOptions): Promise<FileRecord>;
+  /** The v2 upload: the page limit is enforced here; then invoke workflows on the file. */
+  uploadV2(
+    input: UploadInput,
+    options?: Omit<UploadOptions, 'enforcePageLimit' | 'flow'>,
+  ): Promise<UploadRecordV2>;
+  /**
+   * The v1 upload: chooses what to extract (exactly one of products, fieldSets, fieldSet) and queues
+   * the extraction (or the workflow named by `workflowId`) itself. The page limit is not checked here:
+   * a longer document's job fails with PAGE_LIMIT_EXCEEDED, as the interface describes.
+   */
+  uploadV1(input: UploadInput, options: UploadV1Options): Promise<UploadRecordV1>;
   getFile(fileId: string, options?: { accountId?: string }): Promise<FileRecord>;
-  listFiles(options?: { accountId?: string }): Promise<FileRecord[]>;
+  listFiles(options?: { accountId?: string; tag?: string }): Promise<FileRecord[]>;
   deleteFile(fileId: string, options?: { accountId?: string }): Promise<boolean>;
   /** The svc.ingest work: reads the file into its token layer and stores it with the file. */
   ingest(fileId: string, options?: IngestCallOptions): Promise<TokenLayer>;
@@ -97,15 +217,47 @@ export interface Engine {
     settings: { limits?: Partial<AccountLimits>; locale?: string; subscriptions?: string[] },
   ): AccountSettings;
   getAccount(accountId: string): AccountSettings;
-  /** Ends OCR workers and refuses further work. */
+  /** Registers a custom workflow, invoked by its id like the built-in ones. */
+  registerWorkflow(definition: WorkflowDefinition): void;
+  /** Ids of the registered workflows. */
+  workflowIds(): string[];
+  /**
+   * Queues a job of a workflow. Refused before anything is stored: an unknown workflow, inputs that do
+   * not fit its schema (every problem listed), an unknown file, a product the account may not use, a
+   * full queue.
+   */
+  invoke(
+    workflowId: string,
+    body: { inputs: Record<string, unknown> },
+    options?: { accountId?: string },
+  ): Promise<Invocation>;
+  getJob(jobId: string, options?: { accountId?: string }): Promise<JobRecord>;
+  listJobs(options?: { accountId?: string; fileId?: string }): Promise<JobRecord[]>;
+  /** Cancels a queued job (JOB_NOT_CANCELLABLE once it runs). */
+  cancelJob(jobId: string, options?: { accountId?: string }): Promise<JobRecord>;
+  /**
+   * The file's result: FINALISED with the merged fields of its finished runs, or IN PROGRESS while work
+   * is pending after the wait. When the newest job on the file failed, throws that job's error.
+   */
+  getResult(fileId: string, options?: ResultOptions): Promise<ResultRecord>;
+  /** Subscribes to an event; returns the function that unsubscribes. */
+  on<E extends keyof EngineEvents>(event: E, listener: (payload: EngineEvents[E]) => void): () => void;
+  /** Resolves when unfinished jobs found in persistence have been taken up. */
+  readonly ready: Promise<void>;
+  /**
+   * Stops taking work, waits for running jobs (jobs.shutdownGraceMs; those still running are taken up by
+   * the next engine on the same persistence), ends OCR workers and closes the persistence.
+   */
   close(): Promise<void>;
 }
 
 const DEFAULT_ACCOUNT = 'default';
-const TOKEN_LAYER_ARTIFACT = 'tokens.json';
+const MAX_RESULT_WAIT_MS = 5 * 60_000;
+const V1_RESULT_WAIT_MS = 30_000;
 
 export function createEngine(options: EngineOptions = {}): Engine {
   const files = options.files ?? createMemoryFileStore();
+  const persistence = options.persistence ?? createMemoryPersistence();
   const accounts = new AccountDirectory(options.limits);
   const namespace = options.namespace ?? 'svc';
   if (!/^[a-z][a-z0-9_-]{0,31}$/.test(namespace)) {
@@ -164,8 +316,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   }
 
   async function readTokenLayer(accountId: string, fileId: string): Promise<TokenLayer | undefined> {
-    const bytes = await files.getArtifact(accountId, fileId, TOKEN_LAYER_ARTIFACT);
-    return bytes ? (JSON.parse(new TextDecoder().decode(bytes)) as TokenLayer) : undefined;
+    return persistence.getTokenLayer(accountId, fileId);
   }
 
   async function runIngest(accountId: string, record: FileRecord, mode: OcrMode): Promise<TokenLayer> {
@@ -190,18 +341,161 @@ export function createEngine(options: EngineOptions = {}): Engine {
     } catch (error) {
       throw toDocexError(error, 'INTERNAL', 'The document could not be read.');
     }
-    await files.putArtifact(
-      accountId,
-      record.fileId,
-      TOKEN_LAYER_ARTIFACT,
-      new TextEncoder().encode(JSON.stringify(layer)),
-    );
+    await persistence.putTokenLayer(accountId, record.fileId, layer);
     return layer;
+  }
+
+  // ---- jobs ----
+  const owner = randomUUID();
+  const jobClock = createJobClock();
+  const signals = new FileSignals();
+  const listeners = new Map<keyof EngineEvents, Set<(payload: never) => void>>();
+  const jobSettings = {
+    concurrency: positive(options.jobs?.concurrency, 4),
+    timeoutMs: positive(options.jobs?.timeoutMs, 10 * 60_000),
+    shutdownGraceMs: Math.max(0, options.jobs?.shutdownGraceMs ?? 10_000),
+    retry: {
+      maxAttempts: positive(options.jobs?.retry?.maxAttempts, 3),
+      baseDelayMs: Math.max(0, options.jobs?.retry?.baseDelayMs ?? 1000),
+      maxDelayMs: Math.max(0, options.jobs?.retry?.maxDelayMs ?? 60_000),
+    },
+  };
+  const registry = new WorkflowRegistry(createSchemaChecker());
+
+  function emit<E extends keyof EngineEvents>(event: E, payload: EngineEvents[E]): void {
+    for (const listener of listeners.get(event) ?? []) {
+      try {
+        (listener as (p: EngineEvents[E]) => void)(payload);
+      } catch {
+        // A host's listener that throws must not break the queue.
+      }
+    }
+  }
+
+  const fileKey = (accountId: string, fileId: string): string => `${accountId}\u0000${fileId}`;
+
+  function workflowOf(job: StoredJob): WorkflowDefinition | undefined {
+    return registry.has(job.record.workflow_id) ? registry.get(job.record.workflow_id) : undefined;
+  }
+
+  const queue = new JobQueue({
+    persistence,
+    owner,
+    concurrency: jobSettings.concurrency,
+    accountConcurrency: positive(options.jobs?.accountConcurrency, jobSettings.concurrency),
+    queueConcurrency: { ...options.jobs?.queues },
+    maxQueued: positive(options.jobs?.maxQueued, 10_000),
+    leaseMs: positive(options.jobs?.leaseMs, 30_000),
+    retry: jobSettings.retry,
+    timeoutOf: (job) => workflowOf(job)?.timeoutMs ?? jobSettings.timeoutMs,
+    maxAttemptsOf: (job) => workflowOf(job)?.maxAttempts ?? jobSettings.retry.maxAttempts,
+    async execute(job, signal) {
+      const definition = registry.get(job.record.workflow_id);
+      const output = await definition.run({
+        inputs: structuredClone(job.record.inputs),
+        job: structuredClone(job.record),
+        accountId: job.accountId,
+        fileId: job.record.file_id,
+        signal,
+        engine,
+      });
+      return output ?? {};
+    },
+    onChange(job: StoredJob, result?: StoredResult) {
+      emit('job', { accountId: job.accountId, job: structuredClone(job.record) });
+      if (result) {
+        emit('result', {
+          accountId: job.accountId,
+          fileId: result.fileId,
+          jobId: result.jobId,
+          workflowId: result.workflowId,
+        });
+      }
+      if (job.record.file_id) signals.notify(fileKey(job.accountId, job.record.file_id));
+    },
+    onError(error, job) {
+      emit('error', {
+        jobId: job.record.id,
+        error: toDocexError(error, 'INTERNAL', 'A job change could not be stored.'),
+      });
+    },
+  });
+
+  async function requireJob(accountId: string, jobId: string): Promise<StoredJob> {
+    const job =
+      typeof jobId === 'string' && UUID_LIKE.test(jobId)
+        ? await persistence.getJob(jobId.toLowerCase())
+        : undefined;
+    // Another account's job is reported exactly like an unknown one.
+    if (!job || job.accountId !== accountId) {
+      throw new DocexError('JOB_NOT_FOUND', `No job with id ${String(jobId).slice(0, 64)}.`);
+    }
+    return job;
+  }
+
+  /** Validates and queues a job; `knownFile` skips the file check (the caller just stored it). */
+  async function queueJob(
+    accountId: string,
+    workflowId: string,
+    inputs: unknown,
+    knownFile = false,
+  ): Promise<{ stored: StoredJob; check: () => Promise<void> }> {
+    const definition = registry.get(workflowId);
+    registry.checkInputs(workflowId, inputs);
+    const checked = inputs as Record<string, unknown>;
+    const prepare = async (): Promise<void> => {
+      if (!knownFile && typeof checked.file_id === 'string') await requireFile(accountId, checked.file_id);
+      await definition.accept?.(checked, { accountId, engine });
+      queue.assertAccepting();
+    };
+    const stored = newJob({
+      id: randomUUID(),
+      messageId: randomUUID(),
+      created: jobClock(),
+      accountId,
+      account: accounts.get(accountId),
+      workflowId,
+      inputs: checked,
+      queue: definition.queue ?? 'default',
+    });
+    return { stored, check: prepare };
+  }
+
+  async function resultState(
+    accountId: string,
+    record: FileRecord,
+    verbose: boolean,
+  ): Promise<ResultRecord | undefined> {
+    const jobs = await persistence.listJobs({ accountId, fileId: record.fileId });
+    if (jobs.some((j) => j.record.status === 'new' || j.record.status === 'running')) return undefined;
+    if ((await persistence.listTasks({ accountId, fileId: record.fileId, status: 'open' })).length > 0)
+      return undefined;
+    const newest = jobs.filter((j) => j.record.status !== 'cancelled').at(-1);
+    if (!newest) {
+      throw new DocexError(
+        'NO_RESULT',
+        `No workflow has run on file ${record.fileId}; invoke one (svc.extract) first.`,
+      );
+    }
+    if (newest.record.status === 'failed' && newest.record.error) {
+      const { code, message, details } = newest.record.error;
+      throw new DocexError(code, message, details ? { details } : {});
+    }
+    const merged = mergeResults(await persistence.listResults(accountId, record.fileId));
+    return {
+      fileId: record.fileId,
+      status: 'FINALISED',
+      results: {
+        timestamp: merged.timestamp || newest.record.created.slice(0, 23) + 'Z',
+        fields: verbose ? merged.fields : merged.fields.map(plainField),
+      },
+    };
   }
 
   const engine: Engine = {
     namespace,
     catalogue,
+    ready: Promise.resolve(),
 
     defineFieldset(definition) {
       catalogue.defineFieldset(definition);
@@ -221,7 +515,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         account.subscriptions ? { subscriptions: account.subscriptions } : {},
       );
       const layer = await engine.ingest(fileId, { accountId });
-      const locale = opts.locale ?? account.locale;
+      const locale = opts.locale ?? (await requireFile(accountId, fileId)).locale ?? account.locale;
       const fields = extractFields(layer, {
         fields: selection.fieldsets.flatMap((f) => f.fields),
         ...(locale ? { locale } : {}),
@@ -257,7 +551,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         );
       }
       const record: FileRecord = {
-        fileId: randomUUID(),
+        fileId: uploadOptions.fileId ?? randomUUID(),
         accountId,
         mediaType,
         size: bytes.byteLength,
@@ -268,8 +562,151 @@ export function createEngine(options: EngineOptions = {}): Engine {
       };
       if (uploadOptions.name !== undefined) record.name = uploadOptions.name;
       if (uploadOptions.parent !== undefined) record.parent = uploadOptions.parent;
+      if (uploadOptions.flow !== undefined) record.flow = uploadOptions.flow;
+      if (uploadOptions.tags !== undefined && uploadOptions.tags.length > 0)
+        record.tags = [...uploadOptions.tags];
+      if (uploadOptions.locale !== undefined) record.locale = uploadOptions.locale;
       await files.put(record, bytes);
       return record;
+    },
+
+    async uploadV2(input, uploadOptions = {}) {
+      const record = await engine.upload(input, { ...uploadOptions, enforcePageLimit: true, flow: 'v2' });
+      return {
+        id: record.fileId,
+        fileId: record.fileId,
+        uploadedAt: record.uploadedAt,
+        status: record.status,
+      };
+    },
+
+    async uploadV1(input, v1) {
+      assertOpen();
+      await engine.ready;
+      const accountId = v1.accountId ?? DEFAULT_ACCOUNT;
+      const productIds = v1ProductIds(v1);
+      const workflowId = v1WorkflowId(v1.workflowId);
+      const definition = registry.get(workflowId);
+      if (!definition.fromV1) {
+        throw new DocexError(
+          'INVALID_ARGUMENT',
+          `The workflow ${workflowId} cannot be chosen in a v1 upload.`,
+          {
+            details: [{ path: '/workflowId', message: 'not offered in v1 uploads' }],
+          },
+        );
+      }
+      const fileId = randomUUID();
+      const inputs = definition.fromV1({
+        fileId,
+        productIds,
+        workflowOptions: parseWorkflowOptions(v1.workflowOptions),
+      });
+      // Everything that can be refused is refused before the file is stored.
+      const { stored, check } = await queueJob(accountId, workflowId, inputs, true);
+      await check();
+      const tags = parseList(v1.tags);
+      const record = await engine.upload(input, {
+        accountId,
+        fileId,
+        enforcePageLimit: false,
+        flow: 'v1',
+        ...(v1.name !== undefined ? { name: v1.name } : {}),
+        ...(v1.metadata !== undefined ? { metadata: v1.metadata } : {}),
+        ...(tags ? { tags } : {}),
+        ...(v1.locale ? { locale: v1.locale } : {}),
+      });
+      try {
+        await queue.submit(stored);
+      } catch (error) {
+        await files.delete(accountId, fileId).catch(() => undefined);
+        throw error;
+      }
+      return { fileId: record.fileId, uploadedAt: record.uploadedAt, status: record.status };
+    },
+
+    resolveProducts(productIds, opts = {}) {
+      const account = accounts.get(opts.accountId ?? DEFAULT_ACCOUNT);
+      return catalogue.resolve(
+        productIds,
+        account.subscriptions ? { subscriptions: account.subscriptions } : {},
+      );
+    },
+
+    registerWorkflow(definition) {
+      registry.register(definition);
+    },
+
+    workflowIds() {
+      return registry.ids();
+    },
+
+    async invoke(workflowId, body, opts = {}) {
+      assertOpen();
+      await engine.ready;
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new DocexError('INVALID_INPUTS', 'The request body must be an object {inputs: {...}}.', {
+          details: [{ path: '', message: 'must be an object' }],
+        });
+      }
+      const { stored, check } = await queueJob(accountId, workflowId, body.inputs);
+      await check();
+      await queue.submit(stored);
+      return { job: structuredClone(stored.record), message_id: stored.messageId };
+    },
+
+    async getJob(jobId, opts = {}) {
+      return structuredClone((await requireJob(opts.accountId ?? DEFAULT_ACCOUNT, jobId)).record);
+    },
+
+    async listJobs(opts = {}) {
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      const query = opts.fileId === undefined ? { accountId } : { accountId, fileId: checkId(opts.fileId) };
+      return (await persistence.listJobs(query)).map((j) => j.record);
+    },
+
+    async cancelJob(jobId, opts = {}) {
+      const job = await requireJob(opts.accountId ?? DEFAULT_ACCOUNT, jobId);
+      return structuredClone((await queue.cancel(job)).record);
+    },
+
+    async getResult(fileId, opts = {}) {
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      const record = await requireFile(accountId, fileId);
+      const requested = opts.timeoutMs ?? (record.flow === 'v1' ? V1_RESULT_WAIT_MS : 0);
+      const wait = Math.min(MAX_RESULT_WAIT_MS, Math.max(0, Number.isFinite(requested) ? requested : 0));
+      const deadline = Date.now() + wait;
+      const key = fileKey(accountId, record.fileId);
+      for (;;) {
+        // Armed before reading, so a change between the read and the wait wakes us.
+        const waiter = signals.arm(key);
+        let state: ResultRecord | undefined;
+        try {
+          state = await resultState(accountId, record, opts.verbose === true);
+        } catch (error) {
+          waiter.disarm();
+          throw error;
+        }
+        const remaining = deadline - Date.now();
+        if (state || remaining <= 0 || closed) {
+          waiter.disarm();
+          return state ?? { fileId: record.fileId, status: 'IN PROGRESS' };
+        }
+        await waiter.wait(remaining);
+      }
+    },
+
+    on(event, listener) {
+      let set = listeners.get(event);
+      if (!set) {
+        set = new Set();
+        listeners.set(event, set);
+      }
+      set.add(listener as (payload: never) => void);
+      return () => {
+        set.delete(listener as (payload: never) => void);
+      };
     },
 
     async getFile(fileId, opts = {}) {
@@ -277,11 +714,17 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
 
     async listFiles(opts = {}) {
-      return files.list(opts.accountId ?? DEFAULT_ACCOUNT);
+      const list = await files.list(opts.accountId ?? DEFAULT_ACCOUNT);
+      const tag = opts.tag;
+      return tag === undefined ? list : list.filter((f) => f.tags?.includes(tag));
     },
 
     async deleteFile(fileId, opts = {}) {
-      return files.delete(opts.accountId ?? DEFAULT_ACCOUNT, checkId(fileId));
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      const id = checkId(fileId);
+      const deleted = await files.delete(accountId, id);
+      await persistence.deleteFileData(accountId, id);
+      return deleted;
     },
 
     async ingest(fileId, opts = {}) {
@@ -317,11 +760,48 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
 
     async close() {
+      if (closed) return;
       closed = true;
+      signals.notifyAll();
+      await engine.ready.catch(() => undefined);
+      await queue.stop(jobSettings.shutdownGraceMs);
       if (ocr) await (await ocr).close();
+      await persistence.close();
     },
   };
+
+  registry.register(ingestWorkflow(namespace));
+  registry.register(extractWorkflow(namespace));
+  for (const definition of options.workflows ?? []) registry.register(definition);
+
+  // Unfinished jobs of an earlier engine on the same persistence are taken up after the current
+  // macrotask, so workflows the host registers right after createEngine are known by then.
+  (engine as { ready: Promise<void> }).ready = new Promise<void>((resolve) => setTimeout(resolve, 0))
+    .then(() => queue.recover())
+    .then(
+      () => undefined,
+      (error: unknown) => {
+        emit('error', {
+          jobId: '',
+          error: toDocexError(error, 'INTERNAL', 'Unfinished jobs could not be taken up.'),
+        });
+      },
+    );
+
+  function v1WorkflowId(id: string | undefined): string {
+    const name = id?.trim() || 'extract';
+    if (registry.has(`${namespace}.${name}`)) return `${namespace}.${name}`;
+    if (registry.has(name)) return name;
+    throw new DocexError('UNKNOWN_WORKFLOW', `No workflow ${name.slice(0, 128)} for v1 uploads.`, {
+      details: [{ path: '/workflowId', message: 'unknown workflow' }],
+    });
+  }
+
   return engine;
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback;
 }
 
 /** How many pages an OCR engine can work on at once, when it says so (the tesseract pool does). */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, DocexError, type PdfReader } from '../src/index.js';
+import { createSqlitePersistence } from '../src/adapters/persistence/sqlite-persistence.js';
 import { createFsFileStore } from '../src/adapters/stores/fs-file-store.js';
 import {
   INVOICE_LINES,
@@ -167,10 +168,11 @@ describe('accounts and engines', () => {
     await b.close();
   });
 
-  it('reads a document once: the token layer is stored with the file and survives a restart', async () => {
+  it('reads a document once: the token layer is persisted and survives a restart', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'docex-engine-'));
+    const persistence = () => createSqlitePersistence({ path: path.join(dir, 'docex.db') });
     try {
-      const first = createEngine({ files: createFsFileStore({ dir }) });
+      const first = createEngine({ files: createFsFileStore({ dir }), persistence: persistence() });
       const record = await first.upload(await textPdf());
       const layer = await first.ingest(record.fileId);
       await first.close();
@@ -182,7 +184,11 @@ describe('accounts and engines', () => {
           throw new Error('must not be called');
         },
       };
-      const second = createEngine({ files: createFsFileStore({ dir }), pdf: countingReader });
+      const second = createEngine({
+        files: createFsFileStore({ dir }),
+        persistence: persistence(),
+        pdf: countingReader,
+      });
       expect(await second.getTokenLayer(record.fileId)).toEqual(layer);
       expect(await second.ingest(record.fileId)).toEqual(layer);
       expect(opened).toBe(0);

@@ -20,6 +20,15 @@ export type ErrorCode =
   | 'UNKNOWN_PRODUCT'
   | 'PRODUCT_NOT_ALLOWED'
   | 'INVALID_DEFINITION'
+  | 'INVALID_INPUTS'
+  | 'UNKNOWN_WORKFLOW'
+  | 'JOB_NOT_FOUND'
+  | 'JOB_NOT_CANCELLABLE'
+  | 'JOB_TIMEOUT'
+  | 'JOB_INTERRUPTED'
+  | 'QUEUE_FULL'
+  | 'NO_RESULT'
+  | 'WORKFLOW_FAILED'
   | 'INTERNAL';
 
 export interface ErrorDetail {
@@ -44,18 +53,37 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   UNKNOWN_PRODUCT: 400,
   PRODUCT_NOT_ALLOWED: 403,
   INVALID_DEFINITION: 400,
+  INVALID_INPUTS: 400,
+  UNKNOWN_WORKFLOW: 404,
+  JOB_NOT_FOUND: 404,
+  JOB_NOT_CANCELLABLE: 409,
+  JOB_TIMEOUT: 503,
+  JOB_INTERRUPTED: 500,
+  QUEUE_FULL: 503,
+  NO_RESULT: 404,
+  WORKFLOW_FAILED: 422,
   INTERNAL: 500,
 };
+
+/** Failures worth another try: a recogniser that timed out may finish on a quieter machine. */
+const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['OCR_TIMEOUT']);
 
 export class DocexError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetail[];
+  /** The same work may succeed when tried again later (a job is then retried with backoff). */
+  readonly transient: boolean;
 
-  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; cause?: unknown; transient?: boolean } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DocexError';
     this.code = code;
     this.details = options.details ?? [];
+    this.transient = options.transient ?? TRANSIENT_CODES.has(code);
   }
 
   get httpStatus(): number {

@@ -89,4 +89,10 @@ export interface FileRecord {
   metadata: Record<string, unknown>;
   /** For a child document made by a split: the parent file and its page range (1-based, inclusive). */
   parent?: { fileId: string; pages: [number, number] };
+  /** Which upload made it: a v1 file's result request waits for its work by default, a v2 file's not. */
+  flow?: 'v1' | 'v2';
+  /** Tags given at upload (v1 `tags`), to group and list documents. */
+  tags?: string[];
+  /** Locale given at upload: how this document's dates are read (before the account's locale). */
+  locale?: string;
 }

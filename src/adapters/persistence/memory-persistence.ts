@@ -1,0 +1,174 @@
+import type { StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
+import type { TokenLayer } from '../../core/types.js';
+import type { JobPersistence, JobQuery } from '../../ports/job-persistence.js';
+
+function byCreated(a: StoredJob, b: StoredJob): number {
+  const x = a.record;
+  const y = b.record;
+  if (x.created !== y.created) return x.created < y.created ? -1 : 1;
+  return x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
+}
+
+function matches(job: StoredJob, query: JobQuery): boolean {
+  if (query.accountId !== undefined && job.accountId !== query.accountId) return false;
+  if (query.fileId !== undefined && job.record.file_id !== query.fileId) return false;
+  if (query.statuses !== undefined && !query.statuses.includes(job.record.status)) return false;
+  return true;
+}
+
+/**
+ * JobPersistence in memory: for tests and short-lived embedded use. Nothing survives the process.
+ * Values are cloned on the way in and out, as a database would.
+ */
+export function createMemoryPersistence(): JobPersistence {
+  const jobs = new Map<string, StoredJob>();
+  const results = new Map<string, StoredResult>();
+  const layers = new Map<string, TokenLayer>();
+  const rules = new Map<string, unknown>();
+  const tasks = new Map<string, StoredTask>();
+  const key = (accountId: string, id: string): string => `${accountId}\u0000${id}`;
+  let closed = false;
+
+  function open(): void {
+    if (closed) throw new Error('The persistence has been closed.');
+  }
+
+  function compareAndSet(job: StoredJob, expectedVersion: number): boolean {
+    const current = jobs.get(job.record.id);
+    if (!current || current.record.version !== expectedVersion) return false;
+    jobs.set(job.record.id, structuredClone(job));
+    return true;
+  }
+
+  return {
+    shared: false,
+
+    async insertJob(job) {
+      open();
+      if (jobs.has(job.record.id)) throw new Error(`A job with id ${job.record.id} exists.`);
+      jobs.set(job.record.id, structuredClone(job));
+    },
+
+    async getJob(jobId) {
+      open();
+      const job = jobs.get(jobId);
+      return job && structuredClone(job);
+    },
+
+    async listJobs(query) {
+      open();
+      return [...jobs.values()]
+        .filter((job) => matches(job, query))
+        .sort(byCreated)
+        .map((job) => structuredClone(job));
+    },
+
+    async updateJob(job, expectedVersion) {
+      open();
+      return compareAndSet(job, expectedVersion);
+    },
+
+    async finishJob(job, expectedVersion, result) {
+      open();
+      if (!compareAndSet(job, expectedVersion)) return false;
+      if (result && !results.has(result.jobId)) results.set(result.jobId, structuredClone(result));
+      return true;
+    },
+
+    async renewLease(jobId, owner, leaseUntil) {
+      open();
+      const job = jobs.get(jobId);
+      if (!job || job.record.status !== 'running' || job.leaseOwner !== owner) return false;
+      job.leaseUntil = leaseUntil;
+      return true;
+    },
+
+    async listResults(accountId, fileId) {
+      open();
+      return [...results.values()]
+        .filter((r) => r.accountId === accountId && r.fileId === fileId)
+        .sort((a, b) =>
+          a.jobCreated !== b.jobCreated
+            ? a.jobCreated < b.jobCreated
+              ? -1
+              : 1
+            : a.jobId < b.jobId
+              ? -1
+              : a.jobId > b.jobId
+                ? 1
+                : 0,
+        )
+        .map((r) => structuredClone(r));
+    },
+
+    async putTokenLayer(accountId, fileId, layer) {
+      open();
+      layers.set(key(accountId, fileId), structuredClone(layer));
+    },
+
+    async getTokenLayer(accountId, fileId) {
+      open();
+      const layer = layers.get(key(accountId, fileId));
+      return layer && structuredClone(layer);
+    },
+
+    async deleteFileData(accountId, fileId) {
+      open();
+      layers.delete(key(accountId, fileId));
+      for (const [jobId, result] of results) {
+        if (result.accountId === accountId && result.fileId === fileId) results.delete(jobId);
+      }
+    },
+
+    async putRules(accountId, rulesId, value) {
+      open();
+      rules.set(key(accountId, rulesId), structuredClone(value));
+    },
+
+    async getRules(accountId, rulesId) {
+      open();
+      const value = rules.get(key(accountId, rulesId));
+      return value === undefined ? undefined : structuredClone(value);
+    },
+
+    async insertTask(task) {
+      open();
+      if (tasks.has(task.id)) throw new Error(`A task with id ${task.id} exists.`);
+      tasks.set(task.id, structuredClone(task));
+    },
+
+    async getTask(accountId, taskId) {
+      open();
+      const task = tasks.get(taskId);
+      return task && task.accountId === accountId ? structuredClone(task) : undefined;
+    },
+
+    async listTasks(query) {
+      open();
+      return [...tasks.values()]
+        .filter(
+          (t) =>
+            t.accountId === query.accountId &&
+            (query.fileId === undefined || t.fileId === query.fileId) &&
+            (query.status === undefined || t.status === query.status),
+        )
+        .sort((a, b) =>
+          a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? -1 : 1) : a.id < b.id ? -1 : 1,
+        )
+        .map((t) => structuredClone(t));
+    },
+
+    async updateTask(task, expectedVersion) {
+      open();
+      const current = tasks.get(task.id);
+      if (!current || current.accountId !== task.accountId || current.version !== expectedVersion)
+        return false;
+      tasks.set(task.id, structuredClone(task));
+      return true;
+    },
+
+    async close() {
+      closed = true;
+    },
+  };
+}

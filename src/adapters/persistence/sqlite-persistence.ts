@@ -1,0 +1,264 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+import Database from 'better-sqlite3';
+
+import { DocexError } from '../../core/errors.js';
+import type { StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
+import type { TokenLayer } from '../../core/types.js';
+import type { JobPersistence } from '../../ports/job-persistence.js';
+
+export interface SqlitePersistenceOptions {
+  /** The database file; its directory is created when missing. */
+  path: string;
+}
+
+/** Stored in `PRAGMA user_version`, so that a later release can tell which migrations to run. */
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS jobs (
+  id TEXT PRIMARY KEY, account_id TEXT NOT NULL, file_id TEXT, status TEXT NOT NULL,
+  version INTEGER NOT NULL, created TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS jobs_account_file ON jobs (account_id, file_id);
+CREATE INDEX IF NOT EXISTS jobs_status ON jobs (status);
+CREATE TABLE IF NOT EXISTS results (
+  job_id TEXT PRIMARY KEY, account_id TEXT NOT NULL, file_id TEXT NOT NULL,
+  job_created TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS results_account_file ON results (account_id, file_id);
+CREATE TABLE IF NOT EXISTS token_layers (
+  account_id TEXT NOT NULL, file_id TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (account_id, file_id));
+CREATE TABLE IF NOT EXISTS rules (
+  account_id TEXT NOT NULL, rules_id TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (account_id, rules_id));
+CREATE TABLE IF NOT EXISTS tasks (
+  id TEXT PRIMARY KEY, account_id TEXT NOT NULL, file_id TEXT NOT NULL, status TEXT NOT NULL,
+  version INTEGER NOT NULL, created_at TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS tasks_account_status ON tasks (account_id, status);
+`;
+
+/** Runs an INSERT, turning a primary-key conflict into a plain message. */
+function insertNew(statement: Database.Statement, row: object, what: string): void {
+  try {
+    statement.run(row);
+  } catch (error) {
+    const duplicate = error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+    throw duplicate ? new Error(`${what} exists.`, { cause: error }) : error;
+  }
+}
+
+/** WHERE clause and parameters of the filters that are given (value not undefined). */
+function where(filters: [sql: string, value: unknown][]): { sql: string; params: unknown[] } {
+  const given = filters.filter(([, value]) => value !== undefined);
+  const sql = given.length > 0 ? ` WHERE ${given.map(([condition]) => condition).join(' AND ')}` : '';
+  return { sql, params: given.map(([, value]) => value) };
+}
+
+function setUp(db: Database.Database): void {
+  // busy_timeout first: switching to WAL then waits for other connections, like every later write.
+  db.pragma('busy_timeout = 5000');
+  db.pragma('journal_mode = WAL');
+  // With WAL, NORMAL survives a crash or kill of the process (not a power loss), one fsync less per commit.
+  db.pragma('synchronous = NORMAL');
+  const migrate = db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new Error(`its schema version ${version} is newer than this docex knows (${SCHEMA_VERSION})`);
+    }
+    db.exec(SCHEMA);
+    if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  });
+  // Immediate: two processes opening a new file at once do not both create the schema.
+  migrate.immediate();
+}
+
+function openDatabase(path: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path);
+    setUp(db);
+    return db;
+  } catch (error) {
+    db?.close();
+    const reason = error instanceof Error ? error.message : String(error);
+    const message = `The job database at ${path} could not be opened: ${reason}`;
+    throw new DocexError('INTERNAL', message, { cause: error });
+  }
+}
+
+/**
+ * JobPersistence in a SQLite file (better-sqlite3, WAL): survives restarts of the process. Indexed
+ * columns plus each object as JSON in `body`; compare-and-set on `version` makes claims safe even
+ * with several connections on one file. better-sqlite3 is synchronous; the methods are async only to
+ * fit the port.
+ */
+export function createSqlitePersistence(options: SqlitePersistenceOptions): JobPersistence {
+  const db = openDatabase(options.path);
+  // Named parameters: better-sqlite3 ignores the keys a statement does not use.
+  const jobColumns = (job: StoredJob) => ({
+    ...job.record,
+    accountId: job.accountId,
+    body: JSON.stringify(job),
+  });
+  const taskColumns = (task: StoredTask) => ({ ...task, body: JSON.stringify(task) });
+
+  const q = {
+    insertJob: db.prepare(`INSERT INTO jobs (id, account_id, file_id, status, version, created, body)
+      VALUES (@id, @accountId, @file_id, @status, @version, @created, @body)`),
+    getJob: db.prepare('SELECT body FROM jobs WHERE id = ?'),
+    updateJob: db.prepare(`UPDATE jobs SET account_id = @accountId, file_id = @file_id, status = @status,
+      version = @version, created = @created, body = @body WHERE id = @id AND version = @expected`),
+    // json(?) keeps the number exactly as JSON.stringify wrote it (a bound JS number would become a REAL).
+    renewLease: db.prepare(`UPDATE jobs SET body = json_set(body, '$.leaseUntil', json(?))
+      WHERE id = ? AND status = 'running' AND json_extract(body, '$.leaseOwner') = ?`),
+    insertResult: db.prepare(`INSERT OR IGNORE INTO results (job_id, account_id, file_id, job_created, body)
+      VALUES (?, ?, ?, ?, ?)`),
+    deleteResults: db.prepare('DELETE FROM results WHERE account_id = ? AND file_id = ?'),
+    putLayer: db.prepare(`INSERT INTO token_layers (account_id, file_id, body) VALUES (?, ?, ?)
+      ON CONFLICT (account_id, file_id) DO UPDATE SET body = excluded.body`),
+    getLayer: db.prepare('SELECT body FROM token_layers WHERE account_id = ? AND file_id = ?'),
+    deleteLayer: db.prepare('DELETE FROM token_layers WHERE account_id = ? AND file_id = ?'),
+    putRules: db.prepare(`INSERT INTO rules (account_id, rules_id, body) VALUES (?, ?, ?)
+      ON CONFLICT (account_id, rules_id) DO UPDATE SET body = excluded.body`),
+    getRules: db.prepare('SELECT body FROM rules WHERE account_id = ? AND rules_id = ?'),
+    deleteRules: db.prepare('DELETE FROM rules WHERE account_id = ? AND rules_id = ?'),
+    insertTask: db.prepare(`INSERT INTO tasks (id, account_id, file_id, status, version, created_at, body)
+      VALUES (@id, @accountId, @fileId, @status, @version, @createdAt, @body)`),
+    getTask: db.prepare('SELECT body FROM tasks WHERE id = ? AND account_id = ?'),
+    updateTask: db.prepare(`UPDATE tasks SET file_id = @fileId, status = @status, version = @version,
+      created_at = @createdAt, body = @body
+      WHERE id = @id AND account_id = @accountId AND version = @expected`),
+  };
+
+  // List queries differ by which filters are given: one statement per shape, prepared on first use.
+  const shapes = new Map<string, Database.Statement>();
+  function list<T>(sql: string, params: unknown[]): T[] {
+    let statement = shapes.get(sql);
+    if (!statement) shapes.set(sql, (statement = db.prepare(sql)));
+    return (statement.all(...params) as { body: string }[]).map((row) => JSON.parse(row.body) as T);
+  }
+
+  const finish = db.transaction((job: StoredJob, expected: number, result?: StoredResult): boolean => {
+    if (q.updateJob.run({ ...jobColumns(job), expected }).changes !== 1) return false;
+    if (result) {
+      const { jobId, accountId, fileId, jobCreated } = result;
+      q.insertResult.run(jobId, accountId, fileId, jobCreated, JSON.stringify(result));
+    }
+    return true;
+  });
+  const deleteFileData = db.transaction((accountId: string, fileId: string) => {
+    q.deleteLayer.run(accountId, fileId);
+    q.deleteResults.run(accountId, fileId);
+  });
+
+  function live(): void {
+    if (!db.open) throw new Error('The persistence has been closed.');
+  }
+  function parse<T>(row: unknown): T | undefined {
+    return row === undefined ? undefined : (JSON.parse((row as { body: string }).body) as T);
+  }
+
+  return {
+    shared: false,
+
+    async insertJob(job) {
+      live();
+      insertNew(q.insertJob, jobColumns(job), `A job with id ${job.record.id}`);
+    },
+
+    async getJob(jobId) {
+      live();
+      return parse<StoredJob>(q.getJob.get(jobId));
+    },
+
+    async listJobs(query) {
+      live();
+      const filter = where([
+        ['account_id = ?', query.accountId],
+        ['file_id = ?', query.fileId],
+        // A JSON array keeps one statement for any number of statuses.
+        ['status IN (SELECT value FROM json_each(?))', query.statuses && JSON.stringify(query.statuses)],
+      ]);
+      return list<StoredJob>(`SELECT body FROM jobs${filter.sql} ORDER BY created, id`, filter.params);
+    },
+
+    async updateJob(job, expectedVersion) {
+      live();
+      return q.updateJob.run({ ...jobColumns(job), expected: expectedVersion }).changes === 1;
+    },
+
+    async finishJob(job, expectedVersion, result) {
+      live();
+      // Immediate: takes the write lock up front, so busy_timeout applies instead of a snapshot error.
+      return finish.immediate(job, expectedVersion, result);
+    },
+
+    async renewLease(jobId, owner, leaseUntil) {
+      live();
+      return q.renewLease.run(JSON.stringify(leaseUntil), jobId, owner).changes === 1;
+    },
+
+    async listResults(accountId, fileId) {
+      live();
+      const sql =
+        'SELECT body FROM results WHERE account_id = ? AND file_id = ? ORDER BY job_created, job_id';
+      return list<StoredResult>(sql, [accountId, fileId]);
+    },
+
+    async putTokenLayer(accountId, fileId, layer) {
+      live();
+      q.putLayer.run(accountId, fileId, JSON.stringify(layer));
+    },
+
+    async getTokenLayer(accountId, fileId) {
+      live();
+      return parse<TokenLayer>(q.getLayer.get(accountId, fileId));
+    },
+
+    async deleteFileData(accountId, fileId) {
+      live();
+      deleteFileData.immediate(accountId, fileId);
+    },
+
+    async putRules(accountId, rulesId, rules) {
+      live();
+      // JSON has no undefined: storing it is forgetting the rules, which reads back the same.
+      if (rules === undefined) q.deleteRules.run(accountId, rulesId);
+      else q.putRules.run(accountId, rulesId, JSON.stringify(rules));
+    },
+
+    async getRules(accountId, rulesId) {
+      live();
+      return parse<unknown>(q.getRules.get(accountId, rulesId));
+    },
+
+    async insertTask(task) {
+      live();
+      insertNew(q.insertTask, taskColumns(task), `A task with id ${task.id}`);
+    },
+
+    async getTask(accountId, taskId) {
+      live();
+      return parse<StoredTask>(q.getTask.get(taskId, accountId));
+    },
+
+    async listTasks(query) {
+      live();
+      const filter = where([
+        ['account_id = ?', query.accountId],
+        ['file_id = ?', query.fileId],
+        ['status = ?', query.status],
+      ]);
+      return list<StoredTask>(`SELECT body FROM tasks${filter.sql} ORDER BY created_at, id`, filter.params);
+    },
+
+    async updateTask(task, expectedVersion) {
+      live();
+      return q.updateTask.run({ ...taskColumns(task), expected: expectedVersion }).changes === 1;
+    },
+
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}

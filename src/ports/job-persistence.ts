@@ -1,0 +1,59 @@
+import type { JobStatus, StoredJob, StoredResult, StoredTask } from '../core/jobs.js';
+import type { TokenLayer } from '../core/types.js';
+
+export interface JobQuery {
+  accountId?: string;
+  fileId?: string;
+  statuses?: readonly JobStatus[];
+}
+
+export interface TaskQuery {
+  accountId: string;
+  fileId?: string;
+  status?: StoredTask['status'];
+}
+
+/**
+ * Where the engine keeps its state: jobs, results, token layers, validation rules and review tasks.
+ * Files themselves live in the FileStore.
+ *
+ * Contract (checked by test/ports/job-persistence.contract.ts for every adapter):
+ * - Everything read is a copy: changing it changes nothing stored.
+ * - `insertJob` refuses an id that exists (throws). `updateJob` is a compare-and-set: it writes
+ *   the job only when the stored `record.version` equals `expectedVersion`, and says whether it did.
+ *   So two engine processes can never both claim, finish or cancel one job.
+ * - `finishJob` is `updateJob` plus, in the same transaction, the job's result (when given): after a
+ *   crash either both are stored or neither. A result is stored once per job id.
+ * - `listJobs` and `listResults` return oldest first (by `record.created`, then id).
+ * - `renewLease` extends the lease of a running job held by `owner` without changing its version.
+ * - Token layers, rules and tasks are scoped by account: another account's entry is absent.
+ * - `shared` says whether other engine processes may use the same storage at the same time (then a
+ *   running job of a vanished process is taken over only when its lease expires).
+ */
+export interface JobPersistence {
+  readonly shared: boolean;
+
+  insertJob(job: StoredJob): Promise<void>;
+  getJob(jobId: string): Promise<StoredJob | undefined>;
+  listJobs(query: JobQuery): Promise<StoredJob[]>;
+  updateJob(job: StoredJob, expectedVersion: number): Promise<boolean>;
+  finishJob(job: StoredJob, expectedVersion: number, result?: StoredResult): Promise<boolean>;
+  renewLease(jobId: string, owner: string, leaseUntil: number): Promise<boolean>;
+
+  listResults(accountId: string, fileId: string): Promise<StoredResult[]>;
+
+  putTokenLayer(accountId: string, fileId: string, layer: TokenLayer): Promise<void>;
+  getTokenLayer(accountId: string, fileId: string): Promise<TokenLayer | undefined>;
+  /** Forgets the token layer and results of a deleted file (jobs stay, as a history). */
+  deleteFileData(accountId: string, fileId: string): Promise<void>;
+
+  putRules(accountId: string, rulesId: string, rules: unknown): Promise<void>;
+  getRules(accountId: string, rulesId: string): Promise<unknown>;
+
+  insertTask(task: StoredTask): Promise<void>;
+  getTask(accountId: string, taskId: string): Promise<StoredTask | undefined>;
+  listTasks(query: TaskQuery): Promise<StoredTask[]>;
+  updateTask(task: StoredTask, expectedVersion: number): Promise<boolean>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,53 @@
+import type { JobRecord } from '../core/jobs.js';
+import type { Engine } from '../engine.js';
+import type { VerboseFieldResult } from '../extraction/types.js';
+
+/** What a workflow's `run` receives. */
+export interface WorkflowContext {
+  /** The inputs as validated against the workflow's schema. */
+  inputs: Record<string, unknown>;
+  /** The job record as it is while running. */
+  job: JobRecord;
+  accountId: string;
+  /** `inputs.file_id`, checked to be a file of the account, or null. */
+  fileId: string | null;
+  /** Aborted when the job times out or the engine shuts down: stop early when you can. */
+  signal: AbortSignal;
+  engine: Engine;
+}
+
+/** What a run leaves: fields for the file's result (verbose form is fine) and usage figures. */
+export interface WorkflowOutput {
+  fields?: VerboseFieldResult[];
+  usage?: Record<string, unknown>;
+}
+
+/** The parameters of a v1 upload, for workflows that can be chosen by `workflowId` there. */
+export interface V1Invocation {
+  fileId: string;
+  /** Products and fieldsets the upload asked for, as given. */
+  productIds: string[];
+  /** `workflowOptions`, parsed (undefined when absent). */
+  workflowOptions: unknown;
+}
+
+export interface WorkflowDefinition {
+  /** The id used to invoke it (`acme.reconcile`): letters, digits, `.`, `_`, `-`. */
+  id: string;
+  /** JSON Schema of `inputs` (validated with Ajv, strict, every problem reported). */
+  inputsSchema: object;
+  run(context: WorkflowContext): Promise<WorkflowOutput | void>;
+  /** Checks done at invocation, before anything is queued (e.g. products the account may use). */
+  accept?(
+    inputs: Record<string, unknown>,
+    context: { accountId: string; engine: Engine },
+  ): void | Promise<void>;
+  /** How a v1 upload naming this workflow in `workflowId` maps to inputs; absent: not offered in v1. */
+  fromV1?(invocation: V1Invocation): Record<string, unknown>;
+  /** Queue whose concurrency limit applies (engine option `queues`). Default `default`. */
+  queue?: string;
+  /** Time limit of one run. Default: the engine's `jobs.timeoutMs`. */
+  timeoutMs?: number;
+  /** Runs at most (first included) when runs fail with a transient error. Default: the engine's. */
+  maxAttempts?: number;
+}

@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { createSqlitePersistence } from '../../../src/adapters/persistence/sqlite-persistence.js';
+import { DocexError } from '../../../src/core/errors.js';
+import type { JobPersistence } from '../../../src/ports/job-persistence.js';
+import { describeJobPersistence, makeJob } from '../../ports/job-persistence.contract.js';
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'docex-sqlite-'));
+}
+
+describeJobPersistence('sqlite', async () => {
+  const dir = tempDir();
+  const path = join(dir, 'jobs.db');
+  const persistence = createSqlitePersistence({ path });
+  return {
+    persistence,
+    reopen: async () => {
+      await persistence.close();
+      return createSqlitePersistence({ path });
+    },
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+});
+
+describe('SQLite persistence', () => {
+  const dirs: string[] = [];
+  const opened: JobPersistence[] = [];
+  afterEach(async () => {
+    for (const p of opened.splice(0)) await p.close();
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  function open(path: string): JobPersistence {
+    const p = createSqlitePersistence({ path });
+    opened.push(p);
+    return p;
+  }
+  function dbPath(): string {
+    const dir = tempDir();
+    dirs.push(dir);
+    // A missing parent directory is created.
+    return join(dir, 'nested', 'jobs.db');
+  }
+
+  it('creates the file in WAL mode with schema version 1', async () => {
+    const path = dbPath();
+    open(path);
+    const raw = new Database(path, { readonly: true });
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(raw.pragma('user_version', { simple: true })).toBe(1);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('shares one file between two connections: exactly one concurrent claim wins', async () => {
+    const path = dbPath();
+    const first = open(path);
+    const second = open(path);
+    const job = makeJob();
+    await first.insertJob(job);
+    expect(await second.getJob(job.record.id)).toEqual(job);
+    const claim = (owner: string) => ({
+      ...job,
+      leaseOwner: owner,
+      record: { ...job.record, status: 'running' as const, version: 2 },
+    });
+    const outcomes = await Promise.all([
+      first.updateJob(claim('first'), 1),
+      second.updateJob(claim('second'), 1),
+    ]);
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    const winner = outcomes[0] ? 'first' : 'second';
+    expect((await first.getJob(job.record.id))!.leaseOwner).toBe(winner);
+    expect((await second.getJob(job.record.id))!.leaseOwner).toBe(winner);
+  });
+
+  it('rejects calls after close, and a second close is harmless', async () => {
+    const p = open(dbPath());
+    await p.close();
+    await p.close();
+    await expect(p.getJob('x')).rejects.toThrow(/closed/);
+    await expect(p.insertJob(makeJob())).rejects.toThrow(Error);
+  });
+
+  it('throws an INTERNAL DocexError when the path cannot be opened', () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    let error: unknown;
+    try {
+      createSqlitePersistence({ path: dir });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(DocexError);
+    expect((error as DocexError).code).toBe('INTERNAL');
+    expect((error as DocexError).message).toContain(dir);
+  });
+
+  it('refuses a database whose schema is newer than it knows', () => {
+    const path = dbPath();
+    open(path);
+    const raw = new Database(path);
+    raw.pragma('user_version = 2');
+    raw.close();
+    expect(() => createSqlitePersistence({ path })).toThrow(/schema version 2/);
+  });
+});
