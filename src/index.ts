@@ -1,5 +1,29 @@
 export { createEngine } from './engine.js';
-export type { Engine, EngineOptions, ExtractOptions, UploadOptions, IngestCallOptions } from './engine.js';
+export type {
+  Engine,
+  EngineEvents,
+  EngineOptions,
+  ExtractOptions,
+  IngestCallOptions,
+  Invocation,
+  JobOptions,
+  ResultOptions,
+  ResultRecord,
+  UploadOptions,
+  UploadRecordV1,
+  UploadRecordV2,
+  UploadV1Options,
+} from './engine.js';
+export type { JobError, JobRecord, JobStatus, StoredJob, StoredResult, StoredTask } from './core/jobs.js';
+export type { JobPersistence, JobQuery, TaskQuery } from './ports/job-persistence.js';
+export { createMemoryPersistence } from './adapters/persistence/memory-persistence.js';
+export type {
+  V1Invocation,
+  WorkflowContext,
+  WorkflowDefinition,
+  WorkflowOutput,
+} from './workflows/types.js';
+export type { RetryPolicy } from './queue/job-queue.js';
 export { DocexError, isDocexError } from './core/errors.js';
 export type { ErrorCode, ErrorDetail } from './core/errors.js';
 export type { AccountLimits, AccountSettings } from './core/accounts.js';
