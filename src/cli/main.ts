@@ -4,17 +4,21 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isDocexError } from '../core/errors.js';
 import type { OcrMode } from '../documents/ingest.js';
-import { createEngine, type Engine } from '../engine.js';
+import { createEngine, type Engine, type EngineOptions } from '../engine.js';
 import { collectFiles } from './files.js';
 
 const USAGE = `docex: document data extraction, offline
 
 Usage:
   docex extract <file|dir>... [--product ID]... [--locale LOCALE] [--out FILE] [--verbose]
-      Reads the fields of each PDF, PNG or JPEG (directories are walked). One JSON line per file:
-      {file, fileId, status, results: {timestamp, fields}} or {file, error: {code, message}}.
+                [--data-dir DIR]
+      Reads the fields of each PDF, PNG or JPEG (directories are walked), as svc.extract jobs.
+      One JSON line per file: {file, fileId, status, results: {timestamp, fields}} or
+      {file, error: {code, message}}.
       --product: product or fieldset ids (invoices:2, receipts:1, svc.invoice), repeatable or comma
       separated; default invoices:2 and receipts:1 together.
+      --data-dir: keep files, token layers, jobs and results there (SQLite + files), as \`docex serve\`
+      does; without it everything stays in memory.
   docex ingest <file|dir>... [--ocr auto|always|never] [--text] [--out FILE]
       Reads each file into its token layer (words with boxes, lines, blocks): one JSON line per file
       {file, fileId, pages, tokens, lines, blocks} (with --text, the text line by line).
@@ -36,6 +40,7 @@ export async function main(argv: string[]): Promise<number> {
         text: { type: 'boolean', default: false },
         product: { type: 'string', multiple: true },
         locale: { type: 'string' },
+        'data-dir': { type: 'string' },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -73,6 +78,7 @@ export async function main(argv: string[]): Promise<number> {
   const engine = createEngine({
     limits: { maxFileBytes: 512 * 1024 * 1024, maxPages: 1000 },
     ingest: { ocr },
+    ...(values['data-dir'] ? await durableStorage(values['data-dir']) : {}),
   });
   const progress =
     values.out && process.stderr.isTTY
@@ -119,12 +125,31 @@ async function extractOne(
   products: string[],
   options: { locale?: string | undefined; verbose?: boolean | undefined },
 ): Promise<Record<string, unknown>> {
-  const record = await engine.upload(await readFile(file), { name: path.basename(file) });
-  const results = await engine.extract(record.fileId, products, {
+  const record = await engine.upload(await readFile(file), {
+    name: path.basename(file),
+    flow: 'v2',
     ...(options.locale ? { locale: options.locale } : {}),
-    verbose: options.verbose === true,
   });
-  return { file, fileId: record.fileId, status: 'FINALISED', results };
+  await engine.invoke('svc.extract', { inputs: { file_id: record.fileId, product_ids: products } });
+  for (;;) {
+    const result = await engine.getResult(record.fileId, {
+      timeoutMs: 60_000,
+      verbose: options.verbose === true,
+    });
+    if (result.status === 'FINALISED') return { file, ...result };
+  }
+}
+
+/** The embedded durable defaults: files in DIR/files, everything else in the SQLite file DIR/docex.db. */
+async function durableStorage(dir: string): Promise<Pick<EngineOptions, 'files' | 'persistence'>> {
+  const [{ createFsFileStore }, { createSqlitePersistence }] = await Promise.all([
+    import('../adapters/stores/fs-file-store.js'),
+    import('../adapters/persistence/sqlite-persistence.js'),
+  ]);
+  return {
+    files: createFsFileStore({ dir: path.join(dir, 'files') }),
+    persistence: createSqlitePersistence({ path: path.join(dir, 'docex.db') }),
+  };
 }
 
 async function ingestOne(
