@@ -13,7 +13,7 @@ import type { TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';
 import { extractFields } from './extraction/extract.js';
 import type { ExtractionResult, FieldResult } from './extraction/types.js';
 import { createCatalogue, type Catalogue, type ResolvedSelection } from './products/catalogue.js';
-import type { FieldsetDefinition, ProductDefinition } from './products/types.js';
+import type { FieldKind, FieldsetDefinition, ProductDefinition } from './products/types.js';
 import type { FileStore } from './ports/file-store.js';
 import type { ImageBackend } from './ports/image-backend.js';
 import type { OcrEngine } from './ports/ocr-engine.js';
@@ -25,6 +25,10 @@ import { JobQueue, type RetryPolicy } from './queue/job-queue.js';
 import { mergeResults } from './queue/merge-results.js';
 import { newJob } from './queue/new-job.js';
 import { extractWorkflow, ingestWorkflow } from './workflows/builtin.js';
+import { validateWorkflow } from './workflows/validate.js';
+import { createRulesChecker } from './conditions/rules.js';
+import type { RulesRecord } from './conditions/types.js';
+import { completeTask, correctionRun, toReviewTask, type ReviewTask } from './tasks/review-tasks.js';
 import { WorkflowRegistry } from './workflows/registry.js';
 import { createSchemaChecker } from './workflows/schema.js';
 import type { WorkflowDefinition } from './workflows/types.js';
@@ -240,6 +244,28 @@ export interface Engine {
    * is pending after the wait. When the newest job on the file failed, throws that job's error.
    */
   getResult(fileId: string, options?: ResultOptions): Promise<ResultRecord>;
+  /**
+   * Stores validation rules under an id of the caller's choice (any string of 1 to 256 characters),
+   * replacing rules of that id. Refused with INVALID_RULES (422) listing every problem and its path.
+   */
+  putValidationRules(rulesId: string, rules: unknown, options?: { accountId?: string }): Promise<RulesRecord>;
+  getValidationRules(rulesId: string, options?: { accountId?: string }): Promise<RulesRecord>;
+  /** Review tasks of the account, oldest first, by status and file. */
+  listTasks(options?: {
+    accountId?: string;
+    status?: 'open' | 'completed';
+    fileId?: string;
+  }): Promise<ReviewTask[]>;
+  getTask(taskId: string, options?: { accountId?: string }): Promise<ReviewTask>;
+  /**
+   * Completes a task with the reviewer's values (keys: the task's field ids or their result names);
+   * the file's result then carries them. A completed task, or another account's, is an error.
+   */
+  completeTask(
+    taskId: string,
+    body: { values: Record<string, unknown> },
+    options?: { accountId?: string },
+  ): Promise<ReviewTask>;
   /** Subscribes to an event; returns the function that unsubscribes. */
   on<E extends keyof EngineEvents>(event: E, listener: (payload: EngineEvents[E]) => void): () => void;
   /** Resolves when unfinished jobs found in persistence have been taken up. */
@@ -253,7 +279,7 @@ export interface Engine {
 
 const DEFAULT_ACCOUNT = 'default';
 const MAX_RESULT_WAIT_MS = 5 * 60_000;
-const V1_RESULT_WAIT_MS = 30_000;
+const DEFAULT_RESULT_WAIT_MS = 30_000;
 
 export function createEngine(options: EngineOptions = {}): Engine {
   const files = options.files ?? createMemoryFileStore();
@@ -360,7 +386,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       maxDelayMs: Math.max(0, options.jobs?.retry?.maxDelayMs ?? 60_000),
     },
   };
-  const registry = new WorkflowRegistry(createSchemaChecker());
+  const schemaChecker = createSchemaChecker();
+  const registry = new WorkflowRegistry(schemaChecker);
+  const rulesChecker = createRulesChecker(schemaChecker);
 
   function emit<E extends keyof EngineEvents>(event: E, payload: EngineEvents[E]): void {
     for (const listener of listeners.get(event) ?? []) {
@@ -461,36 +489,66 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return { stored, check: prepare };
   }
 
+  /** The answer for a file now: the result, or undefined while work is pending (and why). */
   async function resultState(
     accountId: string,
     record: FileRecord,
     verbose: boolean,
-  ): Promise<ResultRecord | undefined> {
+  ): Promise<{ answer?: ResultRecord; openTasks: boolean }> {
     const jobs = await persistence.listJobs({ accountId, fileId: record.fileId });
-    if (jobs.some((j) => j.record.status === 'new' || j.record.status === 'running')) return undefined;
-    if ((await persistence.listTasks({ accountId, fileId: record.fileId, status: 'open' })).length > 0)
-      return undefined;
+    const tasks = await persistence.listTasks({ accountId, fileId: record.fileId });
+    const openTasks = tasks.some((t) => t.status === 'open');
+    if (openTasks || jobs.some((j) => j.record.status === 'new' || j.record.status === 'running')) {
+      return { openTasks };
+    }
     const newest = jobs.filter((j) => j.record.status !== 'cancelled').at(-1);
     if (!newest) {
       throw new DocexError(
         'NO_RESULT',
-        `No workflow has run on file ${record.fileId}; invoke one (svc.extract) first.`,
+        `No workflow has run on file ${record.fileId}; invoke one (${namespace}.extract) first.`,
       );
     }
     if (newest.record.status === 'failed' && newest.record.error) {
       const { code, message, details } = newest.record.error;
       throw new DocexError(code, message, details ? { details } : {});
     }
-    const merged = mergeResults(await persistence.listResults(accountId, record.fileId));
+    // Reviewers' corrections merge as runs just after their validation job: a later run replaces them.
+    const runs: Array<Pick<StoredResult, 'jobCreated' | 'timestamp' | 'fields'>> = [
+      ...(await persistence.listResults(accountId, record.fileId)),
+      ...tasks.flatMap((t) => correctionRun(t) ?? []),
+    ].sort((a, b) => (a.jobCreated < b.jobCreated ? -1 : a.jobCreated > b.jobCreated ? 1 : 0));
+    const merged = mergeResults(runs);
     return {
-      fileId: record.fileId,
-      status: 'FINALISED',
-      results: {
-        timestamp: merged.timestamp || newest.record.created.slice(0, 23) + 'Z',
-        fields: verbose ? merged.fields : merged.fields.map(plainField),
+      openTasks: false,
+      answer: {
+        fileId: record.fileId,
+        status: 'FINALISED',
+        results: {
+          timestamp: merged.timestamp || newest.record.created.slice(0, 23) + 'Z',
+          fields: verbose ? merged.fields : merged.fields.map(plainField),
+        },
       },
     };
   }
+
+  function checkRulesId(rulesId: string): string {
+    if (typeof rulesId !== 'string' || rulesId.length === 0 || rulesId.length > 256) {
+      throw new DocexError('INVALID_ARGUMENT', 'A rules id is a string of 1 to 256 characters.');
+    }
+    return rulesId;
+  }
+
+  async function requireTask(accountId: string, taskId: string) {
+    const task =
+      typeof taskId === 'string' && UUID_LIKE.test(taskId)
+        ? await persistence.getTask(accountId, taskId.toLowerCase())
+        : undefined;
+    if (!task) throw new DocexError('TASK_NOT_FOUND', `No task with id ${String(taskId).slice(0, 64)}.`);
+    return task;
+  }
+
+  const fieldKinds = (): Map<string, FieldKind> =>
+    new Map(catalogue.fieldsets().flatMap((f) => f.fields.map((d) => [d.name, d.kind] as const)));
 
   const engine: Engine = {
     namespace,
@@ -597,7 +655,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
         );
       }
       const fileId = randomUUID();
+      const fieldsets = engine.resolveProducts(productIds, { accountId }).fieldsets.map((f) => f.id);
       const inputs = definition.fromV1({
+        fieldsets,
         fileId,
         productIds,
         workflowOptions: parseWorkflowOptions(v1.workflowOptions),
@@ -674,27 +734,77 @@ export function createEngine(options: EngineOptions = {}): Engine {
     async getResult(fileId, opts = {}) {
       const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
       const record = await requireFile(accountId, fileId);
-      const requested = opts.timeoutMs ?? (record.flow === 'v1' ? V1_RESULT_WAIT_MS : 0);
-      const wait = Math.min(MAX_RESULT_WAIT_MS, Math.max(0, Number.isFinite(requested) ? requested : 0));
-      const deadline = Date.now() + wait;
+      const started = Date.now();
       const key = fileKey(accountId, record.fileId);
       for (;;) {
         // Armed before reading, so a change between the read and the wait wakes us.
         const waiter = signals.arm(key);
-        let state: ResultRecord | undefined;
+        let state: Awaited<ReturnType<typeof resultState>>;
         try {
           state = await resultState(accountId, record, opts.verbose === true);
         } catch (error) {
           waiter.disarm();
           throw error;
         }
-        const remaining = deadline - Date.now();
-        if (state || remaining <= 0 || closed) {
+        // Default wait: 30 s for a v1 file's work or for open review tasks, none for a v2 file's work.
+        const requested =
+          opts.timeoutMs ?? (record.flow === 'v1' || state.openTasks ? DEFAULT_RESULT_WAIT_MS : 0);
+        const wait = Math.min(MAX_RESULT_WAIT_MS, Math.max(0, Number.isFinite(requested) ? requested : 0));
+        const remaining = started + wait - Date.now();
+        if (state.answer || remaining <= 0 || closed) {
           waiter.disarm();
-          return state ?? { fileId: record.fileId, status: 'IN PROGRESS' };
+          return state.answer ?? { fileId: record.fileId, status: 'IN PROGRESS' };
         }
         await waiter.wait(remaining);
       }
+    },
+
+    async putValidationRules(rulesId, rules, opts = {}) {
+      assertOpen();
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      const checked = rulesChecker.checkRules(rules);
+      await persistence.putRules(accountId, checkRulesId(rulesId), checked);
+      return structuredClone(checked);
+    },
+
+    async getValidationRules(rulesId, opts = {}) {
+      const rules = await persistence.getRules(opts.accountId ?? DEFAULT_ACCOUNT, checkRulesId(rulesId));
+      if (rules === undefined) {
+        throw new DocexError('RULES_NOT_FOUND', `No validation rules with id ${rulesId.slice(0, 256)}.`);
+      }
+      return rules as RulesRecord;
+    },
+
+    async listTasks(opts = {}) {
+      const query = {
+        accountId: opts.accountId ?? DEFAULT_ACCOUNT,
+        ...(opts.status !== undefined ? { status: opts.status } : {}),
+        ...(opts.fileId !== undefined ? { fileId: checkId(opts.fileId) } : {}),
+      };
+      return (await persistence.listTasks(query)).map(toReviewTask);
+    },
+
+    async getTask(taskId, opts = {}) {
+      return toReviewTask(await requireTask(opts.accountId ?? DEFAULT_ACCOUNT, taskId));
+    },
+
+    async completeTask(taskId, body, opts = {}) {
+      assertOpen();
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      const task = await requireTask(accountId, taskId);
+      const kinds = fieldKinds();
+      const values =
+        typeof body === 'object' && body !== null ? (body as { values?: unknown }).values : undefined;
+      const completed = completeTask(task, values, {
+        namespace,
+        kindOf: (name) => kinds.get(name),
+        now: new Date().toISOString(),
+      });
+      if (!(await persistence.updateTask(completed, task.version))) {
+        throw new DocexError('TASK_ALREADY_COMPLETED', `Task ${task.id} was completed meanwhile.`);
+      }
+      signals.notify(fileKey(accountId, task.fileId));
+      return toReviewTask(completed);
     },
 
     on(event, listener) {
@@ -772,6 +882,20 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   registry.register(ingestWorkflow(namespace));
   registry.register(extractWorkflow(namespace));
+  registry.register(
+    validateWorkflow({
+      namespace,
+      rules: rulesChecker,
+      getRules: async (accountId, rulesId) =>
+        (await persistence.getRules(accountId, rulesId)) as RulesRecord | undefined,
+      async insertTasks(tasks) {
+        for (const task of tasks) {
+          if (!(await persistence.getTask(task.accountId, task.id))) await persistence.insertTask(task);
+        }
+      },
+      now: () => new Date().toISOString(),
+    }),
+  );
   for (const definition of options.workflows ?? []) registry.register(definition);
 
   // Unfinished jobs of an earlier engine on the same persistence are taken up after the current

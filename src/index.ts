@@ -17,12 +17,7 @@ export type {
 export type { JobError, JobRecord, JobStatus, StoredJob, StoredResult, StoredTask } from './core/jobs.js';
 export type { JobPersistence, JobQuery, TaskQuery } from './ports/job-persistence.js';
 export { createMemoryPersistence } from './adapters/persistence/memory-persistence.js';
-export type {
-  V1Invocation,
-  WorkflowContext,
-  WorkflowDefinition,
-  WorkflowOutput,
-} from './workflows/types.js';
+export type { V1Invocation, WorkflowContext, WorkflowDefinition, WorkflowOutput } from './workflows/types.js';
 export type { RetryPolicy } from './queue/job-queue.js';
 export { DocexError, isDocexError } from './core/errors.js';
 export type { ErrorCode, ErrorDetail } from './core/errors.js';

@@ -309,7 +309,7 @@ describe('custom workflows', () => {
         };
       },
     });
-    expect(engine.workflowIds()).toEqual(['svc.ingest', 'svc.extract', 'acme.stamp']);
+    expect(engine.workflowIds()).toEqual(['svc.ingest', 'svc.extract', 'svc.validate', 'acme.stamp']);
     const file = await engine.uploadV2(await invoice());
     const bad = await rejection(
       engine.invoke('acme.stamp', { inputs: { file_id: file.fileId, stamp: 'x'.repeat(11) } }),
@@ -354,12 +354,12 @@ describe('custom workflows', () => {
     expect(codeOf(() => engine.registerWorkflow({ id: 'a.c', inputsSchema: schema } as never))).toBe(
       'INVALID_DEFINITION',
     );
-    expect(engine.workflowIds()).toEqual(['svc.ingest', 'svc.extract']);
+    expect(engine.workflowIds()).toEqual(['svc.ingest', 'svc.extract', 'svc.validate']);
   });
 
   it('follows the engine namespace for built-in ids', async () => {
     const engine = newEngine({ namespace: 'acme' });
-    expect(engine.workflowIds()).toEqual(['acme.ingest', 'acme.extract']);
+    expect(engine.workflowIds()).toEqual(['acme.ingest', 'acme.extract', 'acme.validate']);
     expect((await rejection(engine.invoke('svc.extract', { inputs: {} }))).code).toBe('UNKNOWN_WORKFLOW');
   });
 

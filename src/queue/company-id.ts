@@ -10,7 +10,12 @@ const NAMESPACE = Buffer.from('5f0c2a4e8b7d4c1e9a3f6b2d7e8c9a10', 'hex');
  */
 export function companyIdOf(accountId: string): string {
   if (UUID.test(accountId)) return accountId.toLowerCase();
-  const hash = createHash('sha1').update(NAMESPACE).update(accountId, 'utf8').digest();
+  return nameUuid(accountId);
+}
+
+/** A name-based UUID (version 5): the same name always gives the same id. */
+export function nameUuid(name: string): string {
+  const hash = createHash('sha1').update(NAMESPACE).update(name, 'utf8').digest();
   hash[6] = (hash[6]! & 0x0f) | 0x50;
   hash[8] = (hash[8]! & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');

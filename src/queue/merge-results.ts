@@ -6,7 +6,7 @@ import type { VerboseFieldResult } from '../extraction/types.js';
  * by name and the newest run wins (re-extracting with another product version replaces the fields
  * both have and keeps the others). A field keeps the place of its first appearance.
  */
-export function mergeResults(results: readonly StoredResult[]): {
+export function mergeResults(results: ReadonlyArray<Pick<StoredResult, 'timestamp' | 'fields'>>): {
   timestamp: string;
   fields: VerboseFieldResult[];
 } {

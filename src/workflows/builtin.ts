@@ -1,7 +1,7 @@
 import type { TokenLayer } from '../core/types.js';
 import type { WorkflowDefinition } from './types.js';
 
-const FILE_ID = {
+export const FILE_ID = {
   type: 'string',
   pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
 };

@@ -38,6 +38,8 @@ export function problemsOf(errors: readonly ErrorObject[], base = ''): ErrorDeta
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
   for (const error of errors) {
+    // `if` only says a `then` failed; the failing `then` keywords are reported themselves.
+    if (error.keyword === 'if') continue;
     let path = base + error.instancePath;
     let message = error.message ?? 'is not valid';
     const params = error.params as Record<string, unknown>;

@@ -27,6 +27,8 @@ export interface V1Invocation {
   fileId: string;
   /** Products and fieldsets the upload asked for, as given. */
   productIds: string[];
+  /** The fieldset ids (`svc.invoice`) those select. */
+  fieldsets: string[];
   /** `workflowOptions`, parsed (undefined when absent). */
   workflowOptions: unknown;
 }

@@ -1,0 +1,206 @@
+import { DocexError, type ErrorDetail } from '../core/errors.js';
+import type { StoredTask } from '../core/jobs.js';
+import type { Condition, Prediction } from '../conditions/types.js';
+import { READERS } from '../extraction/readers.js';
+import type { BoundingBox, TableValue, VerboseFieldResult } from '../extraction/types.js';
+import type { FieldKind } from '../products/types.js';
+
+/** A review task as the library and the HTTP surface show it (decisions.md), plus its history. */
+export interface ReviewTask {
+  id: string;
+  fileId: string;
+  status: 'open' | 'completed';
+  note: string;
+  /** Fully qualified field ids (`svc.invoice.total`) to review. */
+  field_ids: string[];
+  priority: number;
+  /** ISO 8601 UTC with milliseconds. */
+  createdAt: string;
+  /** The predictions of `field_ids` when the task was created. */
+  predictions: Record<string, Prediction>;
+  /** The reviewer's values by field id once completed; null while open. */
+  corrections: Record<string, string | TableValue | null> | null;
+  completedAt: string | null;
+  /** What happened to the task, oldest first. */
+  history: Array<{ at: string; action: 'created' | 'completed'; values?: Record<string, unknown> }>;
+}
+
+/** What the engine keeps besides the record: where the task came from and the fields it corrects. */
+interface TaskData extends Omit<ReviewTask, 'id' | 'fileId' | 'status' | 'createdAt'> {
+  jobId: string;
+  /** `created` of the validation job: corrections merge into the result as a run just after it. */
+  jobCreated: string;
+  rulesId: string | null;
+  condition: Condition;
+  /** Result fields as corrected (set on completion). */
+  correctedFields?: VerboseFieldResult[];
+  /** The fields of the task as extracted (to build corrected fields). */
+  fields: VerboseFieldResult[];
+}
+
+export function newTaskData(
+  parts: Omit<TaskData, 'corrections' | 'completedAt' | 'history'>,
+  createdAt: string,
+): TaskData {
+  return { ...parts, corrections: null, completedAt: null, history: [{ at: createdAt, action: 'created' }] };
+}
+
+export function toReviewTask(stored: StoredTask): ReviewTask {
+  const data = stored.data as unknown as TaskData;
+  return {
+    id: stored.id,
+    fileId: stored.fileId,
+    status: stored.status,
+    note: data.note,
+    field_ids: data.field_ids,
+    priority: data.priority,
+    createdAt: stored.createdAt,
+    predictions: data.predictions,
+    corrections: data.corrections,
+    completedAt: data.completedAt,
+    history: data.history,
+  };
+}
+
+/** The corrected result fields a completed task contributes, as a run just after its validation job. */
+export function correctionRun(
+  stored: StoredTask,
+): { jobCreated: string; timestamp: string; fields: VerboseFieldResult[] } | undefined {
+  const data = stored.data as unknown as TaskData;
+  if (stored.status !== 'completed' || !data.correctedFields) return undefined;
+  return {
+    jobCreated: `${data.jobCreated}~${data.completedAt ?? ''}`,
+    timestamp: data.completedAt ?? stored.createdAt,
+    fields: data.correctedFields,
+  };
+}
+
+export interface CompletionContext {
+  /** The engine's namespace, to read result names (`invoice.total`) as field ids. */
+  namespace: string;
+  /** The kind of a field by result name, to check a corrected value. */
+  kindOf(name: string): FieldKind | undefined;
+  now: string;
+}
+
+/**
+ * The task completed with the reviewer's values. Keys are field ids of the task (`svc.invoice.total`)
+ * or their result names (`invoice.total`); each value is checked against the field's kind and stored
+ * in its canonical form (null says the document has no value). Every problem is reported at once.
+ */
+export function completeTask(stored: StoredTask, values: unknown, context: CompletionContext): StoredTask {
+  if (stored.status !== 'open') {
+    throw new DocexError('TASK_ALREADY_COMPLETED', `Task ${stored.id} is already completed.`);
+  }
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    throw new DocexError('INVALID_CORRECTION', 'The values must be an object of field id to value.', {
+      details: [{ path: '/values', message: 'must be an object' }],
+    });
+  }
+  const data = stored.data as unknown as TaskData;
+  const prefix = `${context.namespace}.`;
+  const corrections: Record<string, string | TableValue | null> = {};
+  const problems: ErrorDetail[] = [];
+  for (const [key, raw] of Object.entries(values)) {
+    const fieldId = key.startsWith(prefix) ? key : prefix + key;
+    const path = `/values/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!data.field_ids.includes(fieldId)) {
+      problems.push({ path, message: `is not a field of this task (${data.field_ids.join(', ')})` });
+      continue;
+    }
+    const checked = checkValue(raw, context.kindOf(fieldId.slice(prefix.length)));
+    if (typeof checked === 'object' && checked !== null && 'problem' in checked)
+      problems.push({ path, message: checked.problem });
+    else corrections[fieldId] = checked;
+  }
+  if (problems.length > 0) {
+    throw new DocexError(
+      'INVALID_CORRECTION',
+      `The corrected values are not valid: ${problems[0]!.path}: ${problems[0]!.message}.`,
+      {
+        details: problems,
+      },
+    );
+  }
+  const correctedFields = data.fields.map((field) => {
+    const fieldId = prefix + field.name;
+    if (!(fieldId in corrections)) return field;
+    const value = corrections[fieldId]!;
+    const same = JSON.stringify(value) === JSON.stringify(field.value);
+    // A confirmed value keeps where it was read; a changed one has no location until a reviewer picks one.
+    const box: BoundingBox | null = same ? field.boundingBox : null;
+    return { name: field.name, value, confidence: 1, boundingBox: box };
+  });
+  // A field the extraction did not have (a rule on another product's field) is added as corrected.
+  for (const [fieldId, value] of Object.entries(corrections)) {
+    const name = fieldId.slice(prefix.length);
+    if (!data.fields.some((f) => f.name === name))
+      correctedFields.push({ name, value, confidence: 1, boundingBox: null });
+  }
+  const next: TaskData = {
+    ...data,
+    corrections,
+    completedAt: context.now,
+    correctedFields,
+    history: [...data.history, { at: context.now, action: 'completed', values: corrections }],
+  };
+  return {
+    ...stored,
+    status: 'completed',
+    version: stored.version + 1,
+    data: next as unknown as Record<string, unknown>,
+  };
+}
+
+const DOCUMENT_TYPES = ['invoice', 'credit_note', 'receipt', 'bill', 'statement', 'other'];
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const PLAIN_DECIMAL = /^-?\d{1,15}(\.\d{1,6})?$/;
+
+/** A corrected value in canonical form, or the problem with it. */
+function checkValue(
+  raw: unknown,
+  kind: FieldKind | undefined,
+): string | TableValue | null | { problem: string } {
+  if (raw === null) return null;
+  if (kind === 'table') {
+    const table = raw as TableValue;
+    if (typeof raw !== 'object' || !Array.isArray(table.headers) || !Array.isArray(table.rows)) {
+      return { problem: 'must be a table {headers, rows}' };
+    }
+    return table;
+  }
+  if (typeof raw === 'number' && (kind === 'amount' || kind === 'integer')) raw = String(raw);
+  if (typeof raw !== 'string') return { problem: 'must be a string or null' };
+  const text = raw.trim();
+  if (text === '') return { problem: 'must not be empty (send null for no value)' };
+  if (text.length > 2000) return { problem: 'is longer than 2000 characters' };
+  switch (kind) {
+    case 'date': {
+      const m = ISO_DATE.exec(text);
+      const ok = m && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+      return ok ? text : { problem: 'must be a date YYYY-MM-DD' };
+    }
+    case 'amount':
+      return PLAIN_DECIMAL.test(text) ? formatDecimal(text) : { problem: 'must be an amount like 1234.50' };
+    case 'integer':
+      return /^\d{1,9}$/.test(text) ? String(Number(text)) : { problem: 'must be a whole number' };
+    case 'documentType':
+      return DOCUMENT_TYPES.includes(text)
+        ? text
+        : { problem: `must be one of ${DOCUMENT_TYPES.join(', ')}` };
+    case undefined:
+    case 'text':
+    case 'paymentMethod':
+      return text;
+    default: {
+      const read = READERS[kind]?.(text, {});
+      return read ? read.value : { problem: `is not a valid ${kind}` };
+    }
+  }
+}
+
+/** `1234.5` -> `1234.50`: amounts keep at least two decimals, as extracted ones do. */
+function formatDecimal(text: string): string {
+  const [whole, fraction = ''] = text.split('.');
+  return `${whole}.${fraction.padEnd(2, '0')}`;
+}
