@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, DocexError, type Engine, type ResultRecord } from '../src/index.js';
+import { createEngine, DocexError, type Engine, type FieldResult, type ResultRecord } from '../src/index.js';
 import { INVOICE_LINES, makeTextPdf } from './helpers/make-documents.js';
 
 const engines: Engine[] = [];
@@ -32,7 +32,7 @@ function fieldsOf(
   result: ResultRecord,
 ): Record<string, { value: unknown; confidence: number; boundingBox: unknown }> {
   if (result.status !== 'FINALISED') throw new Error(`expected FINALISED, got ${result.status}`);
-  return Object.fromEntries(result.results.fields.map((f) => [f.name, f]));
+  return Object.fromEntries(result.results.fields.map((f) => [f.name, f as FieldResult]));
 }
 
 /** Waits for the file's jobs to end (the result request answers IN PROGRESS at once while tasks are open). */
@@ -102,7 +102,7 @@ describe('validation rules', () => {
             {
               condition: { type: 'less-than', values: ['$.predictions[(process.exit())]', 1] },
               note: 'x',
-              field_ids: ['a'],
+              field_ids: ['svc.invoice.total'],
             },
           ],
         },
@@ -392,7 +392,10 @@ describe('v1 validation uploads', () => {
       engine.uploadV1(pdf, {
         fieldSet: 'svc.invoice',
         workflowId: 'validate',
-        workflowOptions: options([{ type: 'field-range', field: 'x' }, { type: 'field-present' }]),
+        workflowOptions: options([
+          { type: 'field-range', field: 'invoice.total' },
+          { type: 'field-present' },
+        ]),
       }),
     );
     expect([invalid.code, invalid.details.map((d) => d.path)]).toEqual([

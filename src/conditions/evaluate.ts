@@ -12,9 +12,10 @@ import type { Condition, Operand, Variables } from './types.js';
  *   decimal like `-1234.50`); when either is not a number the comparison does not hold.
  * - Otherwise two numbers compare as numbers and two strings as strings (code-unit order, right for
  *   ISO dates); a number and a string are never equal, and never greater or less than each other.
- *   Two tables or other objects are equal when their JSON is.
+ *   Two booleans are equal when they are the same. Two tables or other objects are equal when their
+ *   JSON is.
  * - `is-set` holds when the path names a variable, even one whose value is null; `has-value` holds
- *   when it names a value that is not null, not an empty or blank string and not an empty table.
+ *   when it names a value that is not null, not an empty or blank string, not an empty list and not a table without rows.
  */
 export function evaluate(condition: Condition, variables: Variables): boolean {
   switch (condition.type) {
@@ -63,6 +64,7 @@ function compare(
   if (typeof a === 'string' && typeof b === 'string') {
     return type === 'equal' ? a === b : type === 'greater-than' ? a > b : a < b;
   }
+  if (typeof a === 'boolean' && typeof b === 'boolean') return type === 'equal' && a === b;
   if (type === 'equal' && typeof a === 'object' && typeof b === 'object') {
     return JSON.stringify(a) === JSON.stringify(b);
   }
@@ -71,7 +73,7 @@ function compare(
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
 
-/** A finite number, or a string that is exactly a plain decimal; anything else is not a number. */
+/** A finite number, or a string holding a plain decimal (spaces around it ignored); anything else is not a number. */
 export function toNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'string') return undefined;
@@ -85,6 +87,7 @@ function hasValue(value: unknown): boolean {
   if (value === undefined || value === null) return false;
   if (typeof value === 'string') return value.trim() !== '';
   if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.length > 0;
   if (typeof value === 'object' && 'rows' in value && Array.isArray((value as { rows: unknown }).rows)) {
     return (value as { rows: unknown[] }).rows.length > 0;
   }

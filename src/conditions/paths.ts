@@ -8,8 +8,12 @@ import { JSONPath } from 'jsonpath-plus';
  * recursive descent, scripts) is refused when rules are stored, and jsonpath-plus runs with script
  * evaluation turned off, so even a path that slipped through could not run code.
  */
-const PATH =
-  /^\$\.predictions\.?\[(?:'([A-Za-z0-9_.:-]{1,200})'|"([A-Za-z0-9_.:-]{1,200})")\](?:\.(confidence|value|value_norm))?$/;
+/** Field ids: dot-separated segments of letters, digits and `_ : -`; no empty segment (`..` is JSONPath syntax). */
+const FIELD_ID = String.raw`[A-Za-z0-9_:-]+(?:\.[A-Za-z0-9_:-]+)*`;
+const PATH = new RegExp(
+  String.raw`^\$\.predictions\.?\[(?:'(${FIELD_ID})'|"(${FIELD_ID})")\](?:\.(confidence|value|value_norm))?$`,
+);
+const MAX_FIELD_ID = 200;
 
 export const PREDICTION_PROPERTIES = ['confidence', 'value', 'value_norm'] as const;
 
@@ -20,9 +24,11 @@ export interface ParsedPath {
 
 /** The field and property a path names, or undefined when the path is not one of the accepted forms. */
 export function parsePath(path: string): ParsedPath | undefined {
+  if (typeof path !== 'string' || path.length > MAX_FIELD_ID + 40) return undefined;
   const match = PATH.exec(path);
   if (!match) return undefined;
   const fieldId = (match[1] ?? match[2])!;
+  if (fieldId.length > MAX_FIELD_ID) return undefined;
   return match[3] ? { fieldId, property: match[3] as ParsedPath['property'] & string } : { fieldId };
 }
 
@@ -38,8 +44,17 @@ export function looksLikePath(value: string): boolean {
 export function readPath(path: string, variables: object): unknown {
   const parsed = parsePath(path);
   if (!parsed) return undefined;
-  // Field ids are letters, digits and `_.:-` only: nothing jsonpath-plus could read as syntax.
+  // Field ids are segments of letters, digits and `_:-` joined by single dots: nothing jsonpath-plus
+  // could read as syntax.
   const canonical = `$.predictions['${parsed.fieldId}']` + (parsed.property ? `.${parsed.property}` : '');
-  const found = JSONPath({ path: canonical, json: variables, eval: false, wrap: true }) as unknown[];
-  return found.length > 0 ? found[0] : undefined;
+  // jsonpath-plus caches every path it parses in a process-wide table that never shrinks; paths come
+  // from users' rules, so the entry made here is removed again (one left by the host stays).
+  const cache = (JSONPath as unknown as { cache?: Record<string, unknown> }).cache;
+  const cached = cache === undefined || Object.hasOwn(cache, canonical);
+  try {
+    const found = JSONPath({ path: canonical, json: variables, eval: false, wrap: true }) as unknown[];
+    return found.length > 0 ? found[0] : undefined;
+  } finally {
+    if (!cached) delete cache[canonical];
+  }
 }

@@ -40,6 +40,14 @@ export function createRulesChecker(checker: SchemaChecker): RulesChecker {
           ),
         );
       }
+      if (Array.isArray(checks)) {
+        checks.forEach((check: unknown, i) => {
+          const at = `${base}/data/checks/${i}/condition`;
+          if (conditionDepth((check as { condition?: unknown } | null)?.condition) > MAX_DEPTH) {
+            problems.push({ path: at, message: `nests deeper than ${MAX_DEPTH} conditions` });
+          }
+        });
+      }
       if (problems.length > 0) {
         const first = problems[0]!;
         const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
@@ -60,7 +68,25 @@ export function createRulesChecker(checker: SchemaChecker): RulesChecker {
   };
 }
 
-/** Refuses nesting deeper than MAX_DEPTH, walking without recursion (a hostile depth cannot overflow the stack). */
+/** How many and/or/not levels wrap the deepest condition (a single leaf: 0), counted without recursion. */
+function conditionDepth(root: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth);
+    const c = node as { conditions?: unknown; condition?: unknown };
+    if (Array.isArray(c.conditions)) for (const child of c.conditions) stack.push([child, depth + 1]);
+    if (c.condition !== undefined) stack.push([c.condition, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * Refuses structures far deeper than MAX_DEPTH conditions before Ajv (which recurses) sees them,
+ * walking without recursion so a hostile depth cannot overflow the stack.
+ */
 function assertShallow(value: unknown, base: string): void {
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
@@ -71,7 +97,7 @@ function assertShallow(value: unknown, base: string): void {
         'INVALID_RULES',
         `The validation rules nest deeper than ${MAX_DEPTH} conditions.`,
         {
-          details: [{ path: base || '/', message: `nests deeper than ${MAX_DEPTH} conditions` }],
+          details: [{ path: base, message: `nests deeper than ${MAX_DEPTH} conditions` }],
         },
       );
     }

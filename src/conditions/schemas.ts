@@ -57,7 +57,10 @@ const CONDITION = {
   ],
 };
 
-const FIELD_ID = { type: 'string', minLength: 1, maxLength: 200 };
+/** `svc.invoice.total`: at least three dot-separated segments (namespace, group, name). */
+const FIELD_ID = { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9_:-]+(\\.[A-Za-z0-9_:-]+){2,}$' };
+/** A v1 `field`: a field id, or a result name (`invoice.total`) that gets the namespace. */
+const V1_FIELD = { type: 'string', maxLength: 190, pattern: '^[A-Za-z0-9_:-]+(\\.[A-Za-z0-9_:-]+)+$' };
 
 export const RULES_SCHEMA = {
   $defs: { condition: CONDITION },
@@ -92,10 +95,12 @@ export const RULES_SCHEMA = {
 };
 
 const BOUND = { type: ['number', 'string', 'null'] };
+const NUMBER_BOUND = { type: ['number', 'null'] };
 
 export const V1_OPTIONS_SCHEMA = {
   type: 'object',
   required: ['prediction'],
+  additionalProperties: false,
   properties: {
     prediction: {
       type: 'object',
@@ -112,10 +117,13 @@ export const V1_OPTIONS_SCHEMA = {
             additionalProperties: false,
             properties: {
               type: { enum: ['field-confidence-range', 'field-value-range', 'field-present'] },
-              field: FIELD_ID,
+              field: V1_FIELD,
               min: BOUND,
               max: BOUND,
             },
+            // Confidence bounds are numbers; value bounds may be numbers or strings (ISO dates).
+            if: { properties: { type: { const: 'field-confidence-range' } } },
+            then: { properties: { min: NUMBER_BOUND, max: NUMBER_BOUND } },
           },
         },
         createTask: {

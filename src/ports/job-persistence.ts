@@ -24,7 +24,8 @@ export interface TaskQuery {
  *   So two engine processes can never both claim, finish or cancel one job.
  * - `finishJob` is `updateJob` plus, in the same transaction, the job's result (when given): after a
  *   crash either both are stored or neither. A result is stored once per job id.
- * - `listJobs` and `listResults` return oldest first (by `record.created`, then id).
+ * - `listJobs` and `listResults` return oldest first (by `record.created`, then id); `listTasks` by
+ *   `createdAt`, then in the order the tasks were inserted.
  * - `renewLease` extends the lease of a running job held by `owner` without changing its version.
  * - Token layers, rules and tasks are scoped by account: another account's entry is absent.
  * - `shared` says whether other engine processes may use the same storage at the same time (then a

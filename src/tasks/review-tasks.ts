@@ -108,10 +108,13 @@ export function completeTask(stored: StoredTask, values: unknown, context: Compl
       problems.push({ path, message: `is not a field of this task (${data.field_ids.join(', ')})` });
       continue;
     }
+    if (fieldId in corrections) {
+      problems.push({ path, message: 'gives a field a second time (as a field id and as a result name)' });
+      continue;
+    }
     const checked = checkValue(raw, context.kindOf(fieldId.slice(prefix.length)));
-    if (typeof checked === 'object' && checked !== null && 'problem' in checked)
-      problems.push({ path, message: checked.problem });
-    else corrections[fieldId] = checked;
+    if (checked.ok) corrections[fieldId] = checked.value;
+    else problems.push({ path, message: checked.problem });
   }
   if (problems.length > 0) {
     throw new DocexError(
@@ -154,53 +157,105 @@ export function completeTask(stored: StoredTask, values: unknown, context: Compl
 
 const DOCUMENT_TYPES = ['invoice', 'credit_note', 'receipt', 'bill', 'statement', 'other'];
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const PLAIN_DECIMAL = /^-?\d{1,15}(\.\d{1,6})?$/;
+const PLAIN_DECIMAL = /^([+-]?)(\d{1,15})(?:\.(\d{1,6}))?$/;
+
+type Checked = { ok: true; value: string | TableValue | null } | { ok: false; problem: string };
+const ok = (value: string | TableValue | null): Checked => ({ ok: true, value });
+const problem = (text: string): Checked => ({ ok: false, problem: text });
 
 /** A corrected value in canonical form, or the problem with it. */
-function checkValue(
-  raw: unknown,
-  kind: FieldKind | undefined,
-): string | TableValue | null | { problem: string } {
-  if (raw === null) return null;
-  if (kind === 'table') {
-    const table = raw as TableValue;
-    if (typeof raw !== 'object' || !Array.isArray(table.headers) || !Array.isArray(table.rows)) {
-      return { problem: 'must be a table {headers, rows}' };
-    }
-    return table;
+function checkValue(raw: unknown, kind: FieldKind | undefined): Checked {
+  if (raw === null) return ok(null);
+  if (kind === 'table') return checkTable(raw);
+  if (typeof raw === 'number' && (kind === 'amount' || kind === 'integer')) {
+    if (!Number.isFinite(raw)) return problem('must be a finite number');
+    raw = String(Math.round(raw * 1e6) / 1e6);
   }
-  if (typeof raw === 'number' && (kind === 'amount' || kind === 'integer')) raw = String(raw);
-  if (typeof raw !== 'string') return { problem: 'must be a string or null' };
+  if (typeof raw !== 'string') return problem('must be a string or null');
   const text = raw.trim();
-  if (text === '') return { problem: 'must not be empty (send null for no value)' };
-  if (text.length > 2000) return { problem: 'is longer than 2000 characters' };
+  if (text === '') return problem('must not be empty (send null for no value)');
+  if (text.length > 2000) return problem('is longer than 2000 characters');
   switch (kind) {
-    case 'date': {
-      const m = ISO_DATE.exec(text);
-      const ok = m && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
-      return ok ? text : { problem: 'must be a date YYYY-MM-DD' };
+    case 'date':
+      return isIsoDate(text) ? ok(text) : problem('must be a date YYYY-MM-DD');
+    case 'amount': {
+      const amount = canonicalAmount(text);
+      return amount === undefined ? problem('must be an amount like 1234.50') : ok(amount);
     }
-    case 'amount':
-      return PLAIN_DECIMAL.test(text) ? formatDecimal(text) : { problem: 'must be an amount like 1234.50' };
     case 'integer':
-      return /^\d{1,9}$/.test(text) ? String(Number(text)) : { problem: 'must be a whole number' };
+      return /^\d{1,9}$/.test(text) ? ok(String(Number(text))) : problem('must be a whole number');
     case 'documentType':
       return DOCUMENT_TYPES.includes(text)
-        ? text
-        : { problem: `must be one of ${DOCUMENT_TYPES.join(', ')}` };
+        ? ok(text)
+        : problem(`must be one of ${DOCUMENT_TYPES.join(', ')}`);
     case undefined:
     case 'text':
     case 'paymentMethod':
-      return text;
+      return ok(text);
     default: {
       const read = READERS[kind]?.(text, {});
-      return read ? read.value : { problem: `is not a valid ${kind}` };
+      return read ? ok(read.value) : problem(`is not a valid ${kind}`);
     }
   }
 }
 
-/** `1234.5` -> `1234.50`: amounts keep at least two decimals, as extracted ones do. */
-function formatDecimal(text: string): string {
-  const [whole, fraction = ''] = text.split('.');
-  return `${whole}.${fraction.padEnd(2, '0')}`;
+function isIsoDate(text: string): boolean {
+  const m = ISO_DATE.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** `1234.5` -> `1234.50`, `007` -> `7.00`, `1.5000` -> `1.50`, `-0` -> `0.00`: as extracted amounts are written. */
+function canonicalAmount(text: string): string | undefined {
+  const m = PLAIN_DECIMAL.exec(text);
+  if (!m) return undefined;
+  const whole = m[2]!.replace(/^0+(?=\d)/, '');
+  const fraction = (m[3] ?? '').replace(/0+$/, '').padEnd(2, '0');
+  const zero = /^0+$/.test(whole) && /^0+$/.test(fraction);
+  return `${m[1] === '-' && !zero ? '-' : ''}${whole}.${fraction}`;
+}
+
+/** A line-item table: headers are strings, a cell is null or `{value, boundingBox}` with a string value. */
+function checkTable(raw: unknown): Checked {
+  const table = raw as { headers?: unknown; rows?: unknown };
+  if (
+    typeof raw !== 'object' ||
+    raw === null ||
+    !Array.isArray(table.headers) ||
+    !Array.isArray(table.rows)
+  ) {
+    return problem('must be a table {headers, rows}');
+  }
+  if (!table.headers.every((h) => typeof h === 'string')) return problem('must have string headers');
+  const rows: TableValue['rows'] = [];
+  for (const row of table.rows) {
+    if (!Array.isArray(row)) return problem('must have rows that are lists of cells');
+    const cells: TableValue['rows'][number] = [];
+    for (const cell of row) {
+      if (cell === null) cells.push(null);
+      else if (typeof cell === 'object' && typeof (cell as { value?: unknown }).value === 'string') {
+        const box = (cell as { boundingBox?: unknown }).boundingBox;
+        cells.push({ value: (cell as { value: string }).value, boundingBox: isBox(box) ? box : null });
+      } else return problem('must have cells that are null or {value, boundingBox}');
+    }
+    rows.push(cells);
+  }
+  return ok({ headers: table.headers as string[], rows });
+}
+
+function isBox(value: unknown): value is BoundingBox {
+  const box = value as BoundingBox | null;
+  return (
+    typeof box === 'object' &&
+    box !== null &&
+    Number.isInteger(box.pageNum) &&
+    typeof box.topLeft?.x === 'number' &&
+    typeof box.topLeft?.y === 'number' &&
+    typeof box.bottomRight?.x === 'number' &&
+    typeof box.bottomRight?.y === 'number' &&
+    Array.isArray(box.tokenIds) &&
+    box.tokenIds.every((id) => Number.isInteger(id))
+  );
 }

@@ -362,6 +362,14 @@ export function describeJobPersistence(name: string, make: MakePersistence): voi
       });
     });
 
+    it('lists tasks created in the same millisecond in the order they were stored', async () => {
+      const p = await open();
+      const createdAt = '2026-11-22T10:00:00.000Z';
+      const ids = ['f', 'a', 'c', 'b', 'e'].map((c) => `${c.repeat(8)}-0000-4000-8000-000000000000`);
+      for (const id of ids) await p.insertTask(makeTask({ id, createdAt }));
+      expect((await p.listTasks({ accountId: A })).map((t) => t.id)).toEqual(ids);
+    });
+
     it('keeps everything when closed and opened again (durable adapters)', async () => {
       const p = await open();
       if (!current!.reopen) return expect(p.shared).toBe(false);

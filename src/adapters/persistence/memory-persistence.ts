@@ -145,17 +145,18 @@ export function createMemoryPersistence(): JobPersistence {
 
     async listTasks(query) {
       open();
-      return [...tasks.values()]
-        .filter(
-          (t) =>
-            t.accountId === query.accountId &&
-            (query.fileId === undefined || t.fileId === query.fileId) &&
-            (query.status === undefined || t.status === query.status),
-        )
-        .sort((a, b) =>
-          a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? -1 : 1) : a.id < b.id ? -1 : 1,
-        )
-        .map((t) => structuredClone(t));
+      return (
+        [...tasks.values()]
+          .filter(
+            (t) =>
+              t.accountId === query.accountId &&
+              (query.fileId === undefined || t.fileId === query.fileId) &&
+              (query.status === undefined || t.status === query.status),
+          )
+          // Stable sort over insertion order: tasks created in the same millisecond keep the order they were stored in.
+          .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+          .map((t) => structuredClone(t))
+      );
     },
 
     async updateTask(task, expectedVersion) {

@@ -249,7 +249,10 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
         ['file_id = ?', query.fileId],
         ['status = ?', query.status],
       ]);
-      return list<StoredTask>(`SELECT body FROM tasks${filter.sql} ORDER BY created_at, id`, filter.params);
+      return list<StoredTask>(
+        `SELECT body FROM tasks${filter.sql} ORDER BY created_at, rowid`,
+        filter.params,
+      );
     },
 
     async updateTask(task, expectedVersion) {
