@@ -1,3 +1,4 @@
+import type { PdfPageCopier } from './ports/pdf-page-copier.js';
 import type { ImageBackend } from './ports/image-backend.js';
 import type { OcrEngine } from './ports/ocr-engine.js';
 import type { PdfReader } from './ports/pdf-reader.js';
@@ -29,4 +30,9 @@ export async function defaultImageBackend(
   }
   const { createJimpImageBackend } = await import('./adapters/image/jimp-image-backend.js');
   return createJimpImageBackend();
+}
+
+export async function defaultPdfPageCopier(): Promise<PdfPageCopier> {
+  const { createPdfLibCopier } = await import('./adapters/pdf/pdf-lib-copier.js');
+  return createPdfLibCopier();
 }

@@ -8,16 +8,23 @@ import { readWithLimit, type UploadInput } from './documents/read-limited.js';
 import { sniffMediaType } from './documents/sniff.js';
 import { createMemoryFileStore } from './adapters/stores/memory-file-store.js';
 import { createMemoryPersistence } from './adapters/persistence/memory-persistence.js';
-import { defaultImageBackend, defaultOcrEngine, defaultPdfReader } from './default-adapters.js';
+import {
+  defaultImageBackend,
+  defaultOcrEngine,
+  defaultPdfPageCopier,
+  defaultPdfReader,
+} from './default-adapters.js';
 import type { TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';
 import { extractFields } from './extraction/extract.js';
-import type { ExtractionResult, FieldResult } from './extraction/types.js';
+import type { ExtractionResult, FieldResult, ResultField } from './extraction/types.js';
 import { createCatalogue, type Catalogue, type ResolvedSelection } from './products/catalogue.js';
 import type { FieldKind, FieldsetDefinition, ProductDefinition } from './products/types.js';
 import type { FileStore } from './ports/file-store.js';
 import type { ImageBackend } from './ports/image-backend.js';
 import type { OcrEngine } from './ports/ocr-engine.js';
 import type { PdfReader } from './ports/pdf-reader.js';
+import type { PdfPageCopier } from './ports/pdf-page-copier.js';
+import { splitWorkflow } from './workflows/split.js';
 import type { JobPersistence } from './ports/job-persistence.js';
 import { createJobClock } from './queue/job-clock.js';
 import { FileSignals } from './queue/file-signals.js';
@@ -39,6 +46,8 @@ export interface EngineOptions {
   files?: FileStore;
   /** PDF reader. Default: pdfjs-dist. */
   pdf?: PdfReader;
+  /** Copies PDF pages into new PDFs (split children). Default: pdf-lib. */
+  pdfPages?: PdfPageCopier;
   /** OCR engine, or options for the default tesseract.js pool. */
   ocr?: OcrEngine | TesseractOcrOptions;
   /** Image backend. Default: sharp when installed, else jimp. */
@@ -123,7 +132,7 @@ export interface Invocation {
 
 /** The result record of a file. */
 export type ResultRecord =
-  | { fileId: string; status: 'FINALISED'; results: ExtractionResult }
+  | { fileId: string; status: 'FINALISED'; results: { timestamp: string; fields: ResultField[] } }
   | { fileId: string; status: 'IN PROGRESS' };
 
 export interface ResultOptions {
@@ -209,6 +218,8 @@ export interface Engine {
    */
   uploadV1(input: UploadInput, options: UploadV1Options): Promise<UploadRecordV1>;
   getFile(fileId: string, options?: { accountId?: string }): Promise<FileRecord>;
+  /** The bytes of a file, as uploaded. */
+  readFile(fileId: string, options?: { accountId?: string }): Promise<Uint8Array>;
   listFiles(options?: { accountId?: string; tag?: string }): Promise<FileRecord[]>;
   deleteFile(fileId: string, options?: { accountId?: string }): Promise<boolean>;
   /** The svc.ingest work: reads the file into its token layer and stores it with the file. */
@@ -580,7 +591,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       });
       return {
         timestamp: new Date().toISOString(),
-        fields: opts.verbose ? fields : fields.map(plainField),
+        fields: opts.verbose ? fields : fields.map((f) => plainField(f)),
       };
     },
 
@@ -823,6 +834,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return requireFile(opts.accountId ?? DEFAULT_ACCOUNT, fileId);
     },
 
+    async readFile(fileId, opts = {}) {
+      const stored = await files.get(opts.accountId ?? DEFAULT_ACCOUNT, checkId(fileId));
+      if (!stored) throw new DocexError('FILE_NOT_FOUND', `No file with id ${fileId}.`);
+      return stored.content;
+    },
+
     async listFiles(opts = {}) {
       const list = await files.list(opts.accountId ?? DEFAULT_ACCOUNT);
       const tag = opts.tag;
@@ -896,6 +913,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
       now: () => new Date().toISOString(),
     }),
   );
+  let copier: Promise<PdfPageCopier> | undefined;
+  registry.register(
+    splitWorkflow({
+      namespace,
+      copier: () =>
+        (copier ??= options.pdfPages ? Promise.resolve(options.pdfPages) : defaultPdfPageCopier()),
+      putTokenLayer: (accountId, fileId, layer) => persistence.putTokenLayer(accountId, fileId, layer),
+      fields: () => catalogue.fieldsets().flatMap((f) => f.fields),
+    }),
+  );
   for (const definition of options.workflows ?? []) registry.register(definition);
 
   // Unfinished jobs of an earlier engine on the same persistence are taken up after the current
@@ -935,7 +962,10 @@ function ocrWorkers(engine: OcrEngine): number {
 }
 
 /** Exactly the spec's field object: name, value, confidence, boundingBox. */
-function plainField(field: FieldResult): FieldResult {
+function plainField(field: FieldResult): FieldResult;
+function plainField(field: ResultField): ResultField;
+function plainField(field: ResultField): ResultField {
+  if (!('confidence' in field)) return { name: field.name, value: field.value, boundingBox: null };
   return {
     name: field.name,
     value: field.value,

@@ -309,7 +309,13 @@ describe('custom workflows', () => {
         };
       },
     });
-    expect(engine.workflowIds()).toEqual(['svc.ingest', 'svc.extract', 'svc.validate', 'acme.stamp']);
+    expect(engine.workflowIds()).toEqual([
+      'svc.ingest',
+      'svc.extract',
+      'svc.validate',
+      'svc.split',
+      'acme.stamp',
+    ]);
     const file = await engine.uploadV2(await invoice());
     const bad = await rejection(
       engine.invoke('acme.stamp', { inputs: { file_id: file.fileId, stamp: 'x'.repeat(11) } }),
@@ -354,12 +360,12 @@ describe('custom workflows', () => {
     expect(codeOf(() => engine.registerWorkflow({ id: 'a.c', inputsSchema: schema } as never))).toBe(
       'INVALID_DEFINITION',
     );
-    expect(engine.workflowIds()).toEqual(['svc.ingest', 'svc.extract', 'svc.validate']);
+    expect(engine.workflowIds()).toEqual(['svc.ingest', 'svc.extract', 'svc.validate', 'svc.split']);
   });
 
   it('follows the engine namespace for built-in ids', async () => {
     const engine = newEngine({ namespace: 'acme' });
-    expect(engine.workflowIds()).toEqual(['acme.ingest', 'acme.extract', 'acme.validate']);
+    expect(engine.workflowIds()).toEqual(['acme.ingest', 'acme.extract', 'acme.validate', 'acme.split']);
     expect((await rejection(engine.invoke('svc.extract', { inputs: {} }))).code).toBe('UNKNOWN_WORKFLOW');
   });
 

@@ -1,5 +1,5 @@
 import type { ErrorCode, ErrorDetail } from './errors.js';
-import type { VerboseFieldResult } from '../extraction/types.js';
+import type { ResultField } from '../extraction/types.js';
 
 /**
  * Status of a job: `new` (queued, also while it waits for a retry), `running`, then `succeeded` or
@@ -62,7 +62,7 @@ export interface StoredResult {
   jobCreated: string;
   /** ISO 8601 UTC with milliseconds. */
   timestamp: string;
-  fields: VerboseFieldResult[];
+  fields: ResultField[];
 }
 
 /** A review task as persisted: indexed columns plus the task itself as JSON. */

@@ -30,6 +30,8 @@ export interface Page {
    * upside down, plus the measured skew of a scan. Absent when the page was not OCRed.
    */
   ocrCorrection?: { rightAngle: 0 | 90 | 180 | 270; skew: number; dpi: number };
+  /** Share of dark pixels of the page image, when the whole page was OCRed (a blank scan: near 0). */
+  ink?: number;
 }
 
 export interface Token {
@@ -88,7 +90,7 @@ export interface FileRecord {
   /** Unknown upload fields a client sent, kept as they came. */
   metadata: Record<string, unknown>;
   /** For a child document made by a split: the parent file and its page range (1-based, inclusive). */
-  parent?: { fileId: string; pages: [number, number] };
+  parent?: { fileId: string; pages: [number, number]; confidence?: number };
   /** Which upload made it: a v1 file's result request waits for its work by default, a v2 file's not. */
   flow?: 'v1' | 'v2';
   /** Tags given at upload (v1 `tags`), to group and list documents. */

@@ -90,6 +90,7 @@ async function ingestImage(
   });
   page.source = 'ocr';
   page.ocrCorrection = { ...region.correction, dpi: 0 };
+  page.ink = round4(region.ink);
   return { page, blocks: regionBlocks(region, (x, y) => [x / image.width, y / image.height]) };
 }
 
@@ -160,6 +161,7 @@ async function ingestPdfPage(
     const { image, dpi, toPage } = await fullPageImage(pdfPage, page, deps, options);
     const region = await recognisePage(image, deps, { dpi, detectOrientation: true });
     page.ocrCorrection = { ...region.correction, dpi: Math.round(dpi) };
+    page.ink = round4(region.ink);
     ocrBlocks.push(...regionBlocks(region, toPage));
   } else {
     const rendered = await pdfPage.render({ dpi: options.dpi, maxPixels: options.maxPixels });

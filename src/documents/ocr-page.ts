@@ -9,6 +9,8 @@ import { rotateRightAngle } from './raster.js';
 export interface RecognisedRegion {
   blocks: Array<{ lines: Array<{ words: Array<{ text: string; confidence: number; box: FrameBox }> }> }>;
   correction: { rightAngle: 0 | 90 | 180 | 270; skew: number };
+  /** Share of dark pixels of the image (a blank scan has next to none). */
+  ink: number;
 }
 
 export interface OcrPageDeps {
@@ -35,7 +37,8 @@ export async function recognisePage(
   options: { dpi?: number; detectOrientation: boolean; pageSegmentationMode?: number },
 ): Promise<RecognisedRegion> {
   const geometry = analysePageGeometry(image);
-  if (geometry.ink < 0.0005) return { blocks: [], correction: { rightAngle: 0, skew: 0 } };
+  const ink = geometry.ink;
+  if (ink < 0.0005) return { blocks: [], correction: { rightAngle: 0, skew: 0 }, ink };
 
   let working = image;
   let toGiven: PointMap = (x, y) => [x, y];
@@ -79,7 +82,7 @@ export async function recognisePage(
     if (!best || quality.score > best.score) best = { words, rightAngle, toWorking, score: quality.score };
     if (quality.mean >= CONFIDENT_READING && quality.chars >= 20) break;
   }
-  if (!best) return { blocks: [], correction: { rightAngle: 0, skew: 0 } };
+  if (!best) return { blocks: [], correction: { rightAngle: 0, skew: 0 }, ink };
 
   const toImage = compose(best.toWorking, toGiven);
   const frameBoxes = best.words.map((w) => ({ x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1 }));
@@ -95,6 +98,7 @@ export async function recognisePage(
       })),
     })),
     correction: { rightAngle: best.rightAngle, skew },
+    ink,
   };
 }
 

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { createSqlitePersistence } from '../adapters/persistence/sqlite-persistence.js';
 import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
 import type { CalibrationTable } from '../extraction/calibration.js';
 import { extractFields } from '../extraction/extract.js';
@@ -72,7 +73,13 @@ async function main(): Promise<void> {
     cacheIndexFile && existsSync(cacheIndexFile) ? JSON.parse(readFileSync(cacheIndexFile, 'utf8')) : {};
   const engine = createEngine({
     limits: { maxFileBytes: 512 * 1024 * 1024, maxPages: 100 },
-    ...(values.cache ? { files: createFsFileStore({ dir: path.join(values.cache, 'files') }) } : {}),
+    // Files and their token layers are kept in the cache, so each document is read once.
+    ...(values.cache
+      ? {
+          files: createFsFileStore({ dir: path.join(values.cache, 'files') }),
+          persistence: createSqlitePersistence({ path: path.join(values.cache, 'docex.db') }),
+        }
+      : {}),
   });
   const predictions = new Map<string, PredictedField[] | undefined>();
   const lines: string[] = [];

@@ -36,3 +36,17 @@ export interface ExtractionResult {
   timestamp: string;
   fields: VerboseFieldResult[];
 }
+
+/** The field of a split result (`components.children`): the children's ids; no confidence, as the interface says. */
+export interface SplitFieldResult {
+  name: string;
+  value: Array<{ file_id: string }>;
+  boundingBox: null;
+  /** Verbose: each child's pages and how sure the boundaries around it are. */
+  children?: Array<{ file_id: string; pages: [number, number]; confidence: number }>;
+  /** Verbose: the decision at each page and its evidence. */
+  decisions?: Array<{ pageNum: number; start: boolean; confidence: number; reasons: string[] }>;
+}
+
+/** A field of a file's result: an extracted field or the split's children. */
+export type ResultField = VerboseFieldResult | SplitFieldResult;

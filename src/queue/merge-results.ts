@@ -1,5 +1,5 @@
 import type { StoredResult } from '../core/jobs.js';
-import type { VerboseFieldResult } from '../extraction/types.js';
+import type { ResultField } from '../extraction/types.js';
 
 /**
  * The fields of a file's result from the results of its runs, oldest invocation first: fields merge
@@ -8,9 +8,9 @@ import type { VerboseFieldResult } from '../extraction/types.js';
  */
 export function mergeResults(results: ReadonlyArray<Pick<StoredResult, 'timestamp' | 'fields'>>): {
   timestamp: string;
-  fields: VerboseFieldResult[];
+  fields: ResultField[];
 } {
-  const byName = new Map<string, VerboseFieldResult>();
+  const byName = new Map<string, ResultField>();
   let timestamp = '';
   for (const result of results) {
     for (const field of result.fields) byName.set(field.name, field);

@@ -1,6 +1,6 @@
 import type { JobRecord } from '../core/jobs.js';
 import type { Engine } from '../engine.js';
-import type { VerboseFieldResult } from '../extraction/types.js';
+import type { ResultField } from '../extraction/types.js';
 
 /** What a workflow's `run` receives. */
 export interface WorkflowContext {
@@ -18,7 +18,7 @@ export interface WorkflowContext {
 
 /** What a run leaves: fields for the file's result (verbose form is fine) and usage figures. */
 export interface WorkflowOutput {
-  fields?: VerboseFieldResult[];
+  fields?: ResultField[];
   usage?: Record<string, unknown>;
 }
 

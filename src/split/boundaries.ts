@@ -1,0 +1,180 @@
+import { sequenceRatio } from '../evaluation/sequence-ratio.js';
+import { LEGAL_FORMS } from '../extraction/labels.js';
+import type { PageFeatures } from './page-features.js';
+
+/** The decision between two consecutive non-blank pages: does `pageNum` start a new document? */
+export interface BoundaryDecision {
+  pageNum: number;
+  start: boolean;
+  /** Probability that the decision is right (0.5 = a coin toss). */
+  confidence: number;
+  /** Evidence weights that made the decision, for a reviewer (verbose results). */
+  reasons: string[];
+}
+
+/** A child document: its pages (1-based, inclusive) and how sure the split around it is. */
+export interface Segment {
+  pages: [number, number];
+  confidence: number;
+}
+
+export interface SplitPlan {
+  segments: Segment[];
+  decisions: BoundaryDecision[];
+  /** Blank pages left out of every child (separator sheets, empty backs). */
+  blankPages: number[];
+}
+
+/**
+ * Where documents start, page by page, without templates: evidence for and against a start is added
+ * as log-odds, and a page starts a document when the sum is positive. Weights were set by reasoning
+ * about each cue (a printed "page 1 of 2" is near proof; a repeated header weak evidence either way)
+ * and checked on the development composites and the generated test documents.
+ */
+export function planSplit(pages: readonly PageFeatures[]): SplitPlan {
+  const blankPages = pages.filter((p) => p.blank).map((p) => p.pageNum);
+  const content = pages.filter((p) => !p.blank);
+  if (content.length === 0) {
+    const all: [number, number] = [1, Math.max(1, pages.length)];
+    return { segments: [{ pages: all, confidence: 1 }], decisions: [], blankPages: [] };
+  }
+  const decisions: BoundaryDecision[] = [];
+  for (let i = 1; i < content.length; i++) {
+    const page = content[i]!;
+    const previous = content[i - 1]!;
+    const separated = page.pageNum - previous.pageNum > 1;
+    decisions.push(decide(previous, page, separated));
+  }
+  const segments: Segment[] = [];
+  let first = content[0]!.pageNum;
+  let last = first;
+  let confidence = 1;
+  decisions.forEach((d, i) => {
+    if (d.start) {
+      segments.push({ pages: [first, last], confidence: Math.min(confidence, d.confidence) });
+      first = d.pageNum;
+      confidence = d.confidence;
+    } else {
+      confidence = Math.min(confidence, d.confidence);
+    }
+    last = content[i + 1]!.pageNum;
+  });
+  segments.push({ pages: [first, last], confidence });
+  return { segments, decisions, blankPages };
+}
+
+function decide(previous: PageFeatures, page: PageFeatures, separated: boolean): BoundaryDecision {
+  let score = 0;
+  const reasons: string[] = [];
+  const add = (weight: number, reason: string): void => {
+    score += weight;
+    reasons.push(`${weight > 0 ? '+' : ''}${Math.round(weight * 100) / 100} ${reason}`);
+  };
+
+  if (separated) add(5, 'blank page before');
+  if (page.textless) add(3, 'a scan without readable text (a document of its own)');
+
+  // Printed page numbers.
+  if (page.mark?.index === 1) add(4, 'marked as page 1');
+  else if (page.mark && page.mark.index > 1) {
+    const follows = previous.mark && previous.mark.index === page.mark.index - 1;
+    add(
+      follows ? -5 : -3,
+      follows ? 'page number follows the previous page' : `marked as page ${page.mark.index}`,
+    );
+  }
+  if (previous.mark?.count !== undefined) {
+    if (previous.mark.index === previous.mark.count) add(3, 'previous page was the last of its document');
+    else add(-3, `previous page was ${previous.mark.index} of ${previous.mark.count}`);
+  }
+
+  // What identifies a document, weighed by how sure each reading is (a number read on a continuation
+  // page is often an order or customer number).
+  if (page.number && previous.number) {
+    const sure = certainty(Math.min(page.number.confidence, previous.number.confidence));
+    if (sameId(page.number.value, previous.number.value)) add(-4 * sure, 'same document number');
+    else add(3 * sure, 'another document number');
+  }
+  if (page.taxId && previous.taxId) {
+    const sure = certainty(Math.min(page.taxId.confidence, previous.taxId.confidence));
+    if (sameId(page.taxId.value, previous.taxId.value)) add(-0.5, 'same supplier tax id');
+    else add(2.5 * sure, 'another supplier tax id');
+  }
+  if (
+    page.supplier &&
+    previous.supplier &&
+    Math.min(page.supplier.confidence, previous.supplier.confidence) >= 0.5
+  ) {
+    const similarity = sequenceRatio(normalise(page.supplier.value), normalise(previous.supplier.value));
+    if (similarity < 0.5) add(1.5, 'another supplier name');
+    else if (similarity > 0.8) add(-0.5, 'same supplier name');
+  }
+  if (page.currency && previous.currency && page.currency.value !== previous.currency.value) {
+    add(
+      1.5 * certainty(Math.min(page.currency.confidence, previous.currency.confidence)),
+      'another currency',
+    );
+  }
+
+  // How the page looks: a first page names the document (title, number, supplier, date).
+  if (page.title) add(1.5, 'a document title at the top');
+  const opening = openingStrength(page);
+  if (!page.textless) {
+    if (opening === 0) add(-2.5, 'nothing that opens a document (title, number, date, supplier)');
+    else if (opening < 1.5) add(-1, 'little that opens a document');
+    else if (opening >= 3) add(0.5, 'a full document header');
+  }
+  if (previous.total) add(1, 'previous page has a closing total');
+  else add(-1, 'previous page has no closing total');
+  if (page.header.size >= 4 && previous.header.size >= 4) {
+    const shared = [...page.header].filter((w) => previous.header.has(w)).length;
+    const overlap = shared / Math.min(page.header.size, previous.header.size);
+    if (overlap > 0.7 && !page.number) add(-0.5, 'same header as the previous page');
+  }
+  // Scanned single pages (receipts) that each carry a total and a date are usually one document each.
+  if (page.scanned && previous.scanned && previous.total && (page.total || page.date))
+    add(0.5, 'scanned pages, each complete');
+
+  const start = score > 0;
+  const p = 1 / (1 + Math.exp(-score));
+  return { pageNum: page.pageNum, start, confidence: round3(start ? p : 1 - p), reasons };
+}
+
+const LEGAL_WORDS = new Set(
+  [...LEGAL_FORMS, 'co', 'company', 'corp', 'enterprise', 'enterprises', 'trading', 'm'].flatMap((f) =>
+    f.replace(/[^\p{L}\p{N} ]/gu, ' ').split(/\s+/),
+  ),
+);
+
+/** 0 for a reading at the threshold a value counts as found, 1 for a sure one. */
+function certainty(confidence: number): number {
+  return round3(Math.max(0, Math.min(1, (confidence - 0.35) / 0.6)));
+}
+
+/** How much of a document header a page shows: title, number, supplier, tax id, date. */
+function openingStrength(page: PageFeatures): number {
+  let strength = page.title ? 1 : 0;
+  if (page.number) strength += page.number.confidence >= 0.8 ? 1 : page.number.confidence >= 0.5 ? 0.5 : 0;
+  if (page.supplier) strength += page.supplier.confidence >= 0.6 ? 1 : 0.5;
+  if (page.taxId && page.taxId.confidence >= 0.8) strength += 1;
+  if (page.date && page.date.confidence >= 0.8) strength += 0.5;
+  return strength;
+}
+
+function sameId(a: string, b: string): boolean {
+  return a.replace(/[\s.-]/g, '').toLowerCase() === b.replace(/[\s.-]/g, '').toLowerCase();
+}
+
+/** A supplier name without punctuation and legal forms (two companies' "SDN BHD" make them no closer). */
+function normalise(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} ]/gu, ' ')
+    .split(/\s+/)
+    .filter((w) => w && !LEGAL_WORDS.has(w))
+    .join(' ');
+}
+
+function round3(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}

@@ -1,0 +1,108 @@
+import type { TokenLayer } from '../core/types.js';
+import { extractFields } from '../extraction/extract.js';
+import type { FieldDefinition } from '../products/types.js';
+import { findPageMark, type PageMark } from './page-marks.js';
+import { sliceTokenLayer } from './slice-layer.js';
+
+/** A value found on one page, with its confidence. */
+export interface PageValue {
+  value: string;
+  confidence: number;
+}
+
+/** What one page says about where documents start and end. */
+export interface PageFeatures {
+  pageNum: number;
+  /** Nothing printed: no words, and (for a scan) next to no ink. */
+  blank: boolean;
+  /** An image page where OCR found no words: still a document (a faint receipt), not a separator. */
+  textless: boolean;
+  tokens: number;
+  scanned: boolean;
+  mark?: PageMark;
+  /** A document title (INVOICE, RECHNUNG, FACTURE, RECEIPT...) in the top part of the page. */
+  title: boolean;
+  number?: PageValue;
+  supplier?: PageValue;
+  taxId?: PageValue;
+  currency?: PageValue;
+  date?: PageValue;
+  /** A total, amount due or receipt total was found: the page may close a document. */
+  total: boolean;
+  /** Words of the top quarter of the page, lower-cased, for comparing headers of consecutive pages. */
+  header: Set<string>;
+}
+
+const TITLE =
+  /^(?:tax\s+)?(?:invoice|rechnung|handelsrechnung|facture|factuur|fattura|factura|fatura|faktura|avoir|gutschrift|credit\s*note|creditnota|nota\s+de\s+cr[eé]dito|receipt|official\s+receipt|cash\s+(?:sale|bill)|bill|statement|quittung|kassenbon|kassenbeleg|rekening|proforma|pro-forma)\b/i;
+
+/** Fields read on every page on its own: the cues of a change of document. */
+const CUE_FIELDS = [
+  'document.referenceNo',
+  'document.supplierName',
+  'document.supplierTaxId',
+  'document.currency',
+  'document.date',
+  'invoice.total',
+  'invoice.amountDue',
+  'receipt.total',
+] as const;
+
+const FOUND = 0.35;
+
+/** Features of every page of a document (each page read as a document of its own). */
+export function pageFeatures(
+  layer: TokenLayer,
+  fields: readonly FieldDefinition[],
+  locale?: string,
+): PageFeatures[] {
+  const wanted = CUE_FIELDS.map((name) => fields.find((f) => f.name === name)).filter(
+    (f): f is FieldDefinition => f !== undefined,
+  );
+  return layer.pages.map((page) => {
+    const single = sliceTokenLayer(layer, page.pageNum, page.pageNum, layer.fileId);
+    const lines = single.lines.map((line) => ({
+      text: line.tokenIds.map((id) => single.tokens[id]!.text).join(' '),
+      y: (line.box.y0 + line.box.y1) / 2,
+      x: line.box.x0,
+    }));
+    const scanned = page.source === 'ocr';
+    const tokens = single.tokens.length;
+    const inkless = page.ink === undefined || page.ink < 0.002;
+    const found = new Map<string, PageValue>();
+    if (tokens > 0) {
+      for (const field of extractFields(single, { fields: wanted, ...(locale ? { locale } : {}) })) {
+        if (typeof field.value === 'string' && field.confidence >= FOUND) {
+          found.set(field.name, { value: field.value, confidence: field.confidence });
+        }
+      }
+    }
+    const features: PageFeatures = {
+      pageNum: page.pageNum,
+      blank: tokens === 0 && inkless,
+      textless: tokens === 0 && !inkless,
+      tokens,
+      scanned,
+      title: lines.some((l) => l.y < 0.4 && TITLE.test(l.text.trim()) && l.text.split(/\s+/).length <= 8),
+      total: ['invoice.total', 'invoice.amountDue', 'receipt.total'].some((n) => found.has(n)),
+      header: new Set(
+        lines
+          .filter((l) => l.y < 0.25)
+          .flatMap((l) => l.text.toLowerCase().split(/\s+/))
+          .filter((w) => w.length > 1),
+      ),
+    };
+    const mark = findPageMark(lines);
+    if (mark) features.mark = mark;
+    const set = (key: 'number' | 'supplier' | 'taxId' | 'currency' | 'date', name: string): void => {
+      const value = found.get(name);
+      if (value) features[key] = value;
+    };
+    set('number', 'document.referenceNo');
+    set('supplier', 'document.supplierName');
+    set('taxId', 'document.supplierTaxId');
+    set('currency', 'document.currency');
+    set('date', 'document.date');
+    return features;
+  });
+}
