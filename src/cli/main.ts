@@ -19,6 +19,9 @@ Usage:
       separated; default invoices:2 and receipts:1 together.
       --data-dir: keep files, token layers, jobs and results there (SQLite + files), as \`docex serve\`
       does; without it everything stays in memory.
+  docex split <file|dir>... [--out FILE] [--data-dir DIR]
+      Finds the documents inside each file (svc.split). One JSON line per file:
+      {file, fileId, children: [{file_id, pages: [first, last], confidence}]}.
   docex ingest <file|dir>... [--ocr auto|always|never] [--text] [--out FILE]
       Reads each file into its token layer (words with boxes, lines, blocks): one JSON line per file
       {file, fileId, pages, tokens, lines, blocks} (with --text, the text line by line).
@@ -55,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return values.help ? 0 : 2;
   }
-  if (command !== 'ingest' && command !== 'extract') {
+  if (command !== 'ingest' && command !== 'extract' && command !== 'split') {
     process.stderr.write(`docex: unknown command "${command}"\n\n${USAGE}\n`);
     return 2;
   }
@@ -96,7 +99,9 @@ export async function main(argv: string[]): Promise<number> {
         line =
           command === 'extract'
             ? await extractOne(engine, file, products, values)
-            : await ingestOne(engine, file, values.text);
+            : command === 'split'
+              ? await splitOne(engine, file)
+              : await ingestOne(engine, file, values.text);
       } catch (error) {
         failed++;
         line = {
@@ -137,6 +142,18 @@ async function extractOne(
       verbose: options.verbose === true,
     });
     if (result.status === 'FINALISED') return { file, ...result };
+  }
+}
+
+async function splitOne(engine: Engine, file: string): Promise<Record<string, unknown>> {
+  const record = await engine.upload(await readFile(file), { name: path.basename(file), flow: 'v2' });
+  await engine.invoke('svc.split', { inputs: { file_id: record.fileId } });
+  for (;;) {
+    const result = await engine.getResult(record.fileId, { timeoutMs: 60_000, verbose: true });
+    if (result.status !== 'FINALISED') continue;
+    const field = result.results.fields.find((f) => f.name === 'components.children');
+    const children = field && 'children' in field ? (field.children ?? []) : [];
+    return { file, fileId: record.fileId, children };
   }
 }
 

@@ -1,11 +1,14 @@
 /**
- * `npm run eval -- <corpus dir> [--out results.jsonl] [--report report.json] [--cache DIR] [--fit]`
+ * `npm run eval -- <corpus dir> [--out results.jsonl] [--report report.json] [--cache DIR] [--fit] [--split]`
  *
  * Runs the engine over a corpus in the format of shared/corpus/dev (each document beside a JSON ground
  * truth), writes one result line per document in the format of `docex extract --out`, and prints
  * per-field precision, recall and coverage, accuracy per document type and overall, and the
  * reliability table with the expected calibration error. `--cache` keeps token layers between runs
  * (documents are read once); `--fit` fits the calibration curves on this corpus and prints them.
+ * `--split` scores svc.split instead on the multi-document files (boundary precision, recall, F1, files
+ * split exactly, and extraction on the children beside the same documents alone); `--out` then gets
+ * the lines of `docex split`, which ../shared/tools/score_split.py reads.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -17,6 +20,7 @@ import type { CalibrationTable } from '../extraction/calibration.js';
 import { extractFields } from '../extraction/extract.js';
 import { createEngine } from '../engine.js';
 import { fitIsotonic } from './isotonic.js';
+import { evaluateSplit } from './split-eval.js';
 import { fieldMapFor, productFor, scoreCorpus, type GroundTruth, type PredictedField } from './scoring.js';
 
 const IDENTITY: CalibrationTable = {
@@ -56,6 +60,7 @@ async function main(): Promise<void> {
       report: { type: 'string', default: 'eval-report.json' },
       cache: { type: 'string' },
       fit: { type: 'boolean', default: false },
+      split: { type: 'boolean', default: false },
     },
   });
   const dir = positionals[0];
@@ -81,6 +86,38 @@ async function main(): Promise<void> {
         }
       : {}),
   });
+  const uploadCached = async (file: string): Promise<string> => {
+    const bytes = readFileSync(file);
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    let fileId = cacheIndex[hash];
+    if (!fileId || !(await engine.getTokenLayer(fileId).catch(() => undefined))) {
+      fileId = (await engine.upload(bytes, { name: path.basename(file), flow: 'v2' })).fileId;
+      cacheIndex[hash] = fileId;
+    }
+    return fileId;
+  };
+  if (values.split) {
+    try {
+      const report = await evaluateSplit(engine, dir, uploadCached);
+      writeFileSync(values.out, report.lines.join('\n') + '\n');
+      const log = (s: string) => process.stdout.write(s + '\n');
+      for (const f of report.files)
+        log(
+          `${f.file}: want ${JSON.stringify(f.want)} got ${JSON.stringify(f.got)} ${f.exact ? 'OK' : 'WRONG'}`,
+        );
+      log(
+        `boundary P=${report.precision.toFixed(3)} R=${report.recall.toFixed(3)} F1=${report.f1.toFixed(3)} exact=${report.exact}/${report.files.length}`,
+      );
+      log(
+        `extraction on the children: ${pct(report.children.accuracy)} % of ${report.children.fields} fields; the same documents alone: ${pct(report.originals.accuracy)} %`,
+      );
+      log(`split lines in ${values.out} (score with ../shared/tools/score_split.py)`);
+    } finally {
+      await engine.close();
+      if (cacheIndexFile) writeFileSync(cacheIndexFile, JSON.stringify(cacheIndex));
+    }
+    return;
+  }
   const predictions = new Map<string, PredictedField[] | undefined>();
   const lines: string[] = [];
   /** Per document and field: the calibration key and evidence of the predicted value. */
@@ -91,13 +128,7 @@ async function main(): Promise<void> {
       const file = path.join(dir, gt.file);
       process.stderr.write(`\r[${i + 1}/${truths.length}] ${gt.file.slice(0, 60).padEnd(60)}`);
       try {
-        const bytes = readFileSync(file);
-        const hash = createHash('sha256').update(bytes).digest('hex');
-        let fileId = cacheIndex[hash];
-        if (!fileId || !(await engine.getTokenLayer(fileId).catch(() => undefined))) {
-          fileId = (await engine.upload(bytes, { name: path.basename(file) })).fileId;
-          cacheIndex[hash] = fileId;
-        }
+        const fileId = await uploadCached(file);
         const layer = await engine.ingest(fileId);
         const selection = engine.catalogue.resolve([productFor(gt.type)]);
         const definitions = selection.fieldsets.flatMap((f) => f.fields);
