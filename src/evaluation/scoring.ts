@@ -1,4 +1,4 @@
-import { sequenceRatio } from './sequence-ratio.js';
+import { sequenceRatio } from '../core/sequence-ratio.js';
 
 /**
  * The corpus scoring rules of ../shared/tools/score.py, in TypeScript: the same vocabulary mapping, the

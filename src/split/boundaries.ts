@@ -1,4 +1,4 @@
-import { sequenceRatio } from '../evaluation/sequence-ratio.js';
+import { sequenceRatio } from '../core/sequence-ratio.js';
 import { LEGAL_FORMS } from '../extraction/labels.js';
 import type { PageFeatures } from './page-features.js';
 
