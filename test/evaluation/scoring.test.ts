@@ -8,7 +8,7 @@ import {
   type GroundTruth,
   type PredictedField,
 } from '../../src/evaluation/scoring.js';
-import { sequenceRatio } from '../../src/evaluation/sequence-ratio.js';
+import { sequenceRatio } from '../../src/core/sequence-ratio.js';
 
 const LONG_A = 'the quick brown fox jumps over the lazy dog '.repeat(6).trim();
 const LONG_B = 'the quick brown fox jumped over the lazy dogs '.repeat(6).trim();
