@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AccountDirectory, type AccountLimits, type AccountSettings } from './core/accounts.js';
 import { DocexError, toDocexError } from './core/errors.js';
+import { hashClientSecret, newClientSecret, verifyClientSecret } from './auth/client-secrets.js';
 import type { JobRecord, StoredJob, StoredResult } from './core/jobs.js';
 import type { FileRecord, MediaType, TokenLayer } from './core/types.js';
 import { ingestDocument, type OcrMode } from './documents/ingest.js';
@@ -232,10 +233,22 @@ export interface Engine {
     settings: { limits?: Partial<AccountLimits>; locale?: string; subscriptions?: string[] },
   ): AccountSettings;
   getAccount(accountId: string): AccountSettings;
+  /**
+   * Creates an API client of an account (OAuth 2.0 client credentials). The secret is returned once
+   * and stored only as a hash. A given client id replaces that client.
+   */
+  createClient(
+    accountId: string,
+    options?: { clientId?: string; clientSecret?: string },
+  ): Promise<{ clientId: string; clientSecret: string }>;
+  /** The account of a client whose secret matches (compared in constant time), or undefined. */
+  authenticateClient(clientId: string, clientSecret: string): Promise<string | undefined>;
   /** Registers a custom workflow, invoked by its id like the built-in ones. */
   registerWorkflow(definition: WorkflowDefinition): void;
   /** Ids of the registered workflows. */
   workflowIds(): string[];
+  /** The registered workflows with their input schemas (for API documents). */
+  describeWorkflows(): Array<{ id: string; inputsSchema: object }>;
   /**
    * Queues a job of a workflow. Refused before anything is stored: an unknown workflow, inputs that do
    * not fit its schema (every problem listed), an unknown file, a product the account may not use, a
@@ -247,6 +260,8 @@ export interface Engine {
     options?: { accountId?: string },
   ): Promise<Invocation>;
   getJob(jobId: string, options?: { accountId?: string }): Promise<JobRecord>;
+  /** The job as the invocation answered it, `{job, message_id}`, with its current status. */
+  getInvocation(jobId: string, options?: { accountId?: string }): Promise<Invocation>;
   listJobs(options?: { accountId?: string; fileId?: string }): Promise<JobRecord[]>;
   /** Cancels a queued job (JOB_NOT_CANCELLABLE once it runs). */
   cancelJob(jobId: string, options?: { accountId?: string }): Promise<JobRecord>;
@@ -399,6 +414,19 @@ export function createEngine(options: EngineOptions = {}): Engine {
   };
   const schemaChecker = createSchemaChecker();
   const registry = new WorkflowRegistry(schemaChecker);
+  /** Writes not awaited by their caller (account settings), awaited before the persistence closes. */
+  const writes = new Set<Promise<unknown>>();
+  function track(write: Promise<unknown>): void {
+    const tracked = write
+      .catch((error: unknown) =>
+        emit('error', {
+          jobId: '',
+          error: toDocexError(error, 'INTERNAL', 'Account settings could not be stored.'),
+        }),
+      )
+      .finally(() => writes.delete(tracked));
+    writes.add(tracked);
+  }
   const rulesChecker = createRulesChecker(schemaChecker);
 
   function emit<E extends keyof EngineEvents>(event: E, payload: EngineEvents[E]): void {
@@ -712,6 +740,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return registry.ids();
     },
 
+    describeWorkflows() {
+      return registry
+        .ids()
+        .map((id) => ({ id, inputsSchema: structuredClone(registry.get(id).inputsSchema) }));
+    },
+
     async invoke(workflowId, body, opts = {}) {
       assertOpen();
       await engine.ready;
@@ -729,6 +763,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
     async getJob(jobId, opts = {}) {
       return structuredClone((await requireJob(opts.accountId ?? DEFAULT_ACCOUNT, jobId)).record);
+    },
+
+    async getInvocation(jobId, opts = {}) {
+      const stored = await requireJob(opts.accountId ?? DEFAULT_ACCOUNT, jobId);
+      return { job: structuredClone(stored.record), message_id: stored.messageId };
     },
 
     async listJobs(opts = {}) {
@@ -879,7 +918,40 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
 
     configureAccount(accountId, settings) {
-      return accounts.configure(accountId, settings);
+      const next = accounts.configure(accountId, settings);
+      track(persistence.putAccount(accountId, next));
+      return next;
+    },
+
+    async createClient(accountId, opts = {}) {
+      assertOpen();
+      const clientId = opts.clientId ?? `dx_${randomUUID().replace(/-/g, '')}`;
+      if (!/^[A-Za-z0-9._~-]{1,128}$/.test(clientId) || !accountId) {
+        throw new DocexError(
+          'INVALID_ARGUMENT',
+          'A client id is 1 to 128 letters, digits, ".", "_", "~" or "-".',
+        );
+      }
+      const clientSecret = opts.clientSecret ?? newClientSecret();
+      if (clientSecret.length < 16) {
+        throw new DocexError('INVALID_ARGUMENT', 'A client secret has at least 16 characters.');
+      }
+      await persistence.putClient({
+        clientId,
+        accountId,
+        secretHash: await hashClientSecret(clientSecret),
+        createdAt: new Date().toISOString(),
+      });
+      return { clientId, clientSecret };
+    },
+
+    async authenticateClient(clientId, clientSecret) {
+      const client =
+        typeof clientId === 'string' && clientId.length <= 128
+          ? await persistence.getClient(clientId)
+          : undefined;
+      const ok = await verifyClientSecret(String(clientSecret).slice(0, 1024), client?.secretHash);
+      return ok && client ? client.accountId : undefined;
     },
 
     getAccount(accountId) {
@@ -892,6 +964,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       signals.notifyAll();
       await engine.ready.catch(() => undefined);
       await queue.stop(jobSettings.shutdownGraceMs);
+      await Promise.allSettled([...writes]);
       if (ocr) await (await ocr).close();
       await persistence.close();
     },
@@ -928,7 +1001,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // Unfinished jobs of an earlier engine on the same persistence are taken up after the current
   // macrotask, so workflows the host registers right after createEngine are known by then.
   (engine as { ready: Promise<void> }).ready = new Promise<void>((resolve) => setTimeout(resolve, 0))
-    .then(() => queue.recover())
+    .then(async () => {
+      // Accounts stored by an earlier engine, unless this one configured them already.
+      for (const { accountId, settings } of await persistence.listAccounts()) {
+        if (!accounts.has(accountId)) accounts.configure(accountId, settings);
+      }
+      await queue.recover();
+    })
     .then(
       () => undefined,
       (error: unknown) => {

@@ -50,3 +50,9 @@ export type {
 } from './extraction/types.js';
 export type { FieldDefinition, FieldKind, FieldsetDefinition, ProductDefinition } from './products/types.js';
 export type { Catalogue, ResolvedSelection } from './products/catalogue.js';
+export { createFetchHandler } from './http/fetch-handler.js';
+export type { FetchHandler, FetchHandlerOptions } from './http/fetch-handler.js';
+export type { TokenOptions } from './http/tokens.js';
+export type { ReviewTask } from './tasks/review-tasks.js';
+export type { RulesRecord, Check, Condition } from './conditions/types.js';
+export type { ResultField, SplitFieldResult } from './extraction/types.js';

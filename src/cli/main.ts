@@ -25,6 +25,10 @@ Usage:
   docex ingest <file|dir>... [--ocr auto|always|never] [--text] [--out FILE]
       Reads each file into its token layer (words with boxes, lines, blocks): one JSON line per file
       {file, fileId, pages, tokens, lines, blocks} (with --text, the text line by line).
+  docex serve [--port N] [--host ADDR] [--data-dir DIR] [--client ID:SECRET[:ACCOUNT]]... [--namespace NS]
+      The HTTP interface (v1 and v2) on the embedded defaults: files and a SQLite database in
+      --data-dir (default ./docex-data), port 8080 on 127.0.0.1. Without --client it creates a client
+      of the account "default" and prints its id and secret. SIGTERM or Ctrl-C stops it cleanly.
   docex --help
 
 Exit code 1 when any file failed, 2 for a usage error.`;
@@ -44,6 +48,10 @@ export async function main(argv: string[]): Promise<number> {
         product: { type: 'string', multiple: true },
         locale: { type: 'string' },
         'data-dir': { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        client: { type: 'string', multiple: true },
+        namespace: { type: 'string' },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -58,6 +66,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return values.help ? 0 : 2;
   }
+  if (command === 'serve') return serve(values);
   if (command !== 'ingest' && command !== 'extract' && command !== 'split') {
     process.stderr.write(`docex: unknown command "${command}"\n\n${USAGE}\n`);
     return 2;
@@ -143,6 +152,44 @@ async function extractOne(
     });
     if (result.status === 'FINALISED') return { file, ...result };
   }
+}
+
+async function serve(values: {
+  port?: string | undefined;
+  host?: string | undefined;
+  'data-dir'?: string | undefined;
+  client?: string[] | undefined;
+  namespace?: string | undefined;
+}): Promise<number> {
+  const port = Number(values.port ?? process.env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write('docex: --port must be a port number\n');
+    return 2;
+  }
+  const { startServer } = await import('./serve.js');
+  let running;
+  try {
+    running = await startServer({
+      port,
+      host: values.host ?? '127.0.0.1',
+      dataDir: values['data-dir'] ?? './docex-data',
+      clients: values.client ?? [],
+      ...(values.namespace ? { namespace: values.namespace } : {}),
+    });
+  } catch (error) {
+    process.stderr.write(`docex: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const server = running;
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      process.stdout.write(`docex: ${signal}, finishing running jobs and stopping\n`);
+      void server.close().then(resolve);
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  return 0;
 }
 
 async function splitOne(engine: Engine, file: string): Promise<Record<string, unknown>> {

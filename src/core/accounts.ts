@@ -28,13 +28,17 @@ export class AccountDirectory {
     this.#defaults = { ...DEFAULT_LIMITS, ...defaults };
   }
 
+  has(accountId: string): boolean {
+    return this.#settings.has(accountId);
+  }
+
   get(accountId: string): AccountSettings {
     return this.#settings.get(accountId) ?? { limits: { ...this.#defaults } };
   }
 
   configure(
     accountId: string,
-    settings: { limits?: Partial<AccountLimits>; locale?: string; subscriptions?: string[] },
+    settings: { limits?: Partial<AccountLimits>; locale?: string; subscriptions?: string[] | undefined },
   ): AccountSettings {
     const current = this.get(accountId);
     const next: AccountSettings = { ...current, limits: { ...current.limits, ...settings.limits } };

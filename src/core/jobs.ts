@@ -77,3 +77,13 @@ export interface StoredTask {
   createdAt: string;
   data: Record<string, unknown>;
 }
+
+/** An API client of an account (OAuth 2.0 client credentials): the secret is kept only as a hash. */
+export interface StoredClient {
+  clientId: string;
+  accountId: string;
+  /** `scrypt$<N>$<salt base64url>$<hash base64url>`. */
+  secretHash: string;
+  /** ISO 8601 UTC with milliseconds. */
+  createdAt: string;
+}

@@ -1,4 +1,5 @@
-import type { JobStatus, StoredJob, StoredResult, StoredTask } from '../core/jobs.js';
+import type { AccountSettings } from '../core/accounts.js';
+import type { JobStatus, StoredClient, StoredJob, StoredResult, StoredTask } from '../core/jobs.js';
 import type { TokenLayer } from '../core/types.js';
 
 export interface JobQuery {
@@ -14,7 +15,8 @@ export interface TaskQuery {
 }
 
 /**
- * Where the engine keeps its state: jobs, results, token layers, validation rules and review tasks.
+ * Where the engine keeps its state: jobs, results, token layers, validation rules, review tasks, and
+ * the accounts and API clients.
  * Files themselves live in the FileStore.
  *
  * Contract (checked by test/ports/job-persistence.contract.ts for every adapter):
@@ -55,6 +57,13 @@ export interface JobPersistence {
   getTask(accountId: string, taskId: string): Promise<StoredTask | undefined>;
   listTasks(query: TaskQuery): Promise<StoredTask[]>;
   updateTask(task: StoredTask, expectedVersion: number): Promise<boolean>;
+
+  /** Settings of an account (limits, locale, subscriptions), replaced by a later put. */
+  putAccount(accountId: string, settings: AccountSettings): Promise<void>;
+  listAccounts(): Promise<Array<{ accountId: string; settings: AccountSettings }>>;
+  /** Stores an API client, replacing one with the same client id. */
+  putClient(client: StoredClient): Promise<void>;
+  getClient(clientId: string): Promise<StoredClient | undefined>;
 
   close(): Promise<void>;
 }

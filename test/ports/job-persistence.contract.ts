@@ -370,6 +370,37 @@ export function describeJobPersistence(name: string, make: MakePersistence): voi
       expect((await p.listTasks({ accountId: A })).map((t) => t.id)).toEqual(ids);
     });
 
+    describe('accounts and clients', () => {
+      it('stores account settings and clients, replaced by a later put', async () => {
+        const p = await open();
+        expect(await p.listAccounts()).toEqual([]);
+        const settings = {
+          limits: { maxFileBytes: 1000, maxPages: 3 },
+          locale: 'de-DE',
+          subscriptions: ['invoices'],
+        };
+        await p.putAccount(A, settings);
+        await p.putAccount(B, { limits: { maxFileBytes: 5, maxPages: 1 } });
+        await p.putAccount(A, { ...settings, locale: 'en-AU' });
+        const listed = await p.listAccounts();
+        expect(listed.sort((x, y) => x.accountId.localeCompare(y.accountId))).toEqual([
+          { accountId: A, settings: { ...settings, locale: 'en-AU' } },
+          { accountId: B, settings: { limits: { maxFileBytes: 5, maxPages: 1 } } },
+        ]);
+        const client = {
+          clientId: 'c-1',
+          accountId: A,
+          secretHash: 'scrypt$16384$salt$hash',
+          createdAt: '2026-11-22T10:00:00.000Z',
+        };
+        await p.putClient(client);
+        expect(await p.getClient('c-1')).toEqual(client);
+        expect(await p.getClient('c-2')).toBeUndefined();
+        await p.putClient({ ...client, accountId: B });
+        expect((await p.getClient('c-1'))!.accountId).toBe(B);
+      });
+    });
+
     it('keeps everything when closed and opened again (durable adapters)', async () => {
       const p = await open();
       if (!current!.reopen) return expect(p.shared).toBe(false);
@@ -380,6 +411,13 @@ export function describeJobPersistence(name: string, make: MakePersistence): voi
       await p.putRules(A, 'r', { data: { checks: [] }, schema: true });
       const task = makeTask();
       await p.insertTask(task);
+      await p.putAccount(A, { limits: { maxFileBytes: 9, maxPages: 2 } });
+      await p.putClient({
+        clientId: 'c',
+        accountId: A,
+        secretHash: 'h',
+        createdAt: '2026-11-22T10:00:00.000Z',
+      });
       const again = await current!.reopen();
       current!.persistence = again;
       expect((await again.getJob(job.record.id))!.record.status).toBe('succeeded');
@@ -387,6 +425,10 @@ export function describeJobPersistence(name: string, make: MakePersistence): voi
       expect(await again.getTokenLayer(A, job.record.file_id!)).toEqual(makeLayer(job.record.file_id!));
       expect(await again.getRules(A, 'r')).toEqual({ data: { checks: [] }, schema: true });
       expect(await again.getTask(A, task.id)).toEqual(task);
+      expect(await again.listAccounts()).toEqual([
+        { accountId: A, settings: { limits: { maxFileBytes: 9, maxPages: 2 } } },
+      ]);
+      expect((await again.getClient('c'))!.accountId).toBe(A);
     });
   });
 }

@@ -1,4 +1,5 @@
-import type { StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
+import type { AccountSettings } from '../../core/accounts.js';
+import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence, JobQuery } from '../../ports/job-persistence.js';
 
@@ -26,6 +27,8 @@ export function createMemoryPersistence(): JobPersistence {
   const layers = new Map<string, TokenLayer>();
   const rules = new Map<string, unknown>();
   const tasks = new Map<string, StoredTask>();
+  const accounts = new Map<string, AccountSettings>();
+  const clients = new Map<string, StoredClient>();
   const key = (accountId: string, id: string): string => `${accountId}\u0000${id}`;
   let closed = false;
 
@@ -166,6 +169,30 @@ export function createMemoryPersistence(): JobPersistence {
         return false;
       tasks.set(task.id, structuredClone(task));
       return true;
+    },
+
+    async putAccount(accountId, settings) {
+      open();
+      accounts.set(accountId, structuredClone(settings));
+    },
+
+    async listAccounts() {
+      open();
+      return [...accounts].map(([accountId, settings]) => ({
+        accountId,
+        settings: structuredClone(settings),
+      }));
+    },
+
+    async putClient(client) {
+      open();
+      clients.set(client.clientId, structuredClone(client));
+    },
+
+    async getClient(clientId) {
+      open();
+      const client = clients.get(clientId);
+      return client && structuredClone(client);
     },
 
     async close() {

@@ -4,7 +4,8 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
 import { DocexError } from '../../core/errors.js';
-import type { StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
+import type { AccountSettings } from '../../core/accounts.js';
+import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence } from '../../ports/job-persistence.js';
 
@@ -14,7 +15,7 @@ export interface SqlitePersistenceOptions {
 }
 
 /** Stored in `PRAGMA user_version`, so that a later release can tell which migrations to run. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -34,6 +35,9 @@ CREATE TABLE IF NOT EXISTS tasks (
   id TEXT PRIMARY KEY, account_id TEXT NOT NULL, file_id TEXT NOT NULL, status TEXT NOT NULL,
   version INTEGER NOT NULL, created_at TEXT NOT NULL, body TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS tasks_account_status ON tasks (account_id, status);
+CREATE TABLE IF NOT EXISTS accounts (account_id TEXT PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS clients (
+  client_id TEXT PRIMARY KEY, account_id TEXT NOT NULL, body TEXT NOT NULL);
 `;
 
 /** Runs an INSERT, turning a primary-key conflict into a plain message. */
@@ -128,6 +132,12 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     updateTask: db.prepare(`UPDATE tasks SET file_id = @fileId, status = @status, version = @version,
       created_at = @createdAt, body = @body
       WHERE id = @id AND account_id = @accountId AND version = @expected`),
+    putAccount: db.prepare(`INSERT INTO accounts (account_id, body) VALUES (?, ?)
+      ON CONFLICT (account_id) DO UPDATE SET body = excluded.body`),
+    listAccounts: db.prepare('SELECT account_id, body FROM accounts ORDER BY account_id'),
+    putClient: db.prepare(`INSERT INTO clients (client_id, account_id, body) VALUES (?, ?, ?)
+      ON CONFLICT (client_id) DO UPDATE SET account_id = excluded.account_id, body = excluded.body`),
+    getClient: db.prepare('SELECT body FROM clients WHERE client_id = ?'),
   };
 
   // List queries differ by which filters are given: one statement per shape, prepared on first use.
@@ -258,6 +268,29 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     async updateTask(task, expectedVersion) {
       live();
       return q.updateTask.run({ ...taskColumns(task), expected: expectedVersion }).changes === 1;
+    },
+
+    async putAccount(accountId, settings) {
+      live();
+      q.putAccount.run(accountId, JSON.stringify(settings));
+    },
+
+    async listAccounts() {
+      live();
+      return (q.listAccounts.all() as Array<{ account_id: string; body: string }>).map((row) => ({
+        accountId: row.account_id,
+        settings: JSON.parse(row.body) as AccountSettings,
+      }));
+    },
+
+    async putClient(client) {
+      live();
+      q.putClient.run(client.clientId, client.accountId, JSON.stringify(client));
+    },
+
+    async getClient(clientId) {
+      live();
+      return parse<StoredClient>(q.getClient.get(clientId));
     },
 
     async close() {

@@ -53,7 +53,7 @@ describe('SQLite persistence', () => {
     const raw = new Database(path, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(raw.pragma('user_version', { simple: true })).toBe(1);
+      expect(raw.pragma('user_version', { simple: true })).toBe(2);
     } finally {
       raw.close();
     }
@@ -107,8 +107,32 @@ describe('SQLite persistence', () => {
     const path = dbPath();
     open(path);
     const raw = new Database(path);
-    raw.pragma('user_version = 2');
+    raw.pragma('user_version = 3');
     raw.close();
-    expect(() => createSqlitePersistence({ path })).toThrow(/schema version 2/);
+    expect(() => createSqlitePersistence({ path })).toThrow(/schema version 3/);
+  });
+});
+
+describe('sqlite schema migration', () => {
+  it('opens a version 1 database and adds the tables of version 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docex-sqlite-'));
+    try {
+      const file = join(dir, 'old.db');
+      const raw = new Database(file);
+      raw.exec(
+        'CREATE TABLE jobs (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, file_id TEXT, status TEXT NOT NULL, version INTEGER NOT NULL, created TEXT NOT NULL, body TEXT NOT NULL)',
+      );
+      raw.pragma('user_version = 1');
+      raw.close();
+      const persistence = createSqlitePersistence({ path: file });
+      await persistence.putAccount('a', { limits: { maxFileBytes: 1, maxPages: 1 } });
+      expect(await persistence.listAccounts()).toHaveLength(1);
+      await persistence.close();
+      const check = new Database(file, { readonly: true });
+      expect(check.pragma('user_version', { simple: true })).toBe(2);
+      check.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { createNodeListener } from '../adapters/http/node-listener.js';
+import { createSqlitePersistence } from '../adapters/persistence/sqlite-persistence.js';
+import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
+import { createEngine, type Engine } from '../engine.js';
+import { createFetchHandler } from '../http/fetch-handler.js';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `id:secret` or `id:secret:account`. */
+  clients: string[];
+  namespace?: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  engine: Engine;
+  /** Stops taking connections and work, lets running jobs finish (or leaves them for the next start). */
+  close(): Promise<void>;
+}
+
+/**
+ * The HTTP surface on the embedded defaults: files in DATA/files, jobs, results, rules, tasks, accounts
+ * and clients in DATA/docex.db (SQLite), the token signing key in DATA/token-secret.
+ */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const log = options.log ?? ((line: string) => process.stdout.write(line + '\n'));
+  mkdirSync(options.dataDir, { recursive: true });
+  const engine = createEngine({
+    files: createFsFileStore({ dir: path.join(options.dataDir, 'files') }),
+    persistence: createSqlitePersistence({ path: path.join(options.dataDir, 'docex.db') }),
+    ...(options.namespace ? { namespace: options.namespace } : {}),
+  });
+  await engine.ready;
+  const credentials = options.clients.map(parseClient);
+  for (const c of credentials)
+    await engine.createClient(c.accountId, { clientId: c.clientId, clientSecret: c.secret });
+  if (credentials.length === 0) {
+    const created = await engine.createClient('default');
+    log(`created client for account "default": id ${created.clientId} secret ${created.clientSecret}`);
+  }
+  const handler = createFetchHandler(engine, { tokens: { secret: tokenSecret(options.dataDir) } });
+  const server = createServer(createNodeListener(handler));
+  // Result requests wait up to 30 s; keep idle sockets a little longer than that.
+  server.keepAliveTimeout = 35_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  log(`docex listening on ${url} (data in ${path.resolve(options.dataDir)})`);
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    server,
+    engine,
+    close: () =>
+      (closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await engine.close();
+        server.closeAllConnections();
+        await stopped;
+      })()),
+  };
+}
+
+function parseClient(text: string): { clientId: string; secret: string; accountId: string } {
+  const [clientId, secret, accountId] = text.split(':');
+  if (!clientId || !secret) throw new Error(`--client takes ID:SECRET or ID:SECRET:ACCOUNT, not "${text}"`);
+  return { clientId, secret, accountId: accountId || 'default' };
+}
+
+/** The signing key of access tokens, made once per data directory so tokens survive a restart. */
+function tokenSecret(dataDir: string): Uint8Array {
+  const file = path.join(dataDir, 'token-secret');
+  if (!existsSync(file))
+    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+}

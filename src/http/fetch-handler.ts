@@ -1,0 +1,363 @@
+import { DocexError } from '../core/errors.js';
+import type { Engine, UploadV1Options } from '../engine.js';
+import { readForm, readJson } from './body.js';
+import { readMultipart } from './multipart.js';
+import { openApiDocument } from './openapi.js';
+import { errorResponse, json } from './responses.js';
+import { TokenService, type TokenOptions } from './tokens.js';
+
+export interface FetchHandlerOptions {
+  /** Access tokens: signing secret (at least 32 bytes), lifetime, issuer, audience. */
+  tokens?: TokenOptions;
+  /** Path prefix the host mounts the service under (`/api`). Default: none. */
+  basePath?: string;
+  /** Largest JSON body besides uploads. Default 1 MB. */
+  maxJsonBytes?: number;
+  /** Longest wait of a result request (`?timeout=`), in ms. Default 30 s. */
+  maxResultWaitMs?: number;
+}
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+interface Context {
+  request: Request;
+  url: URL;
+  params: string[];
+  /** Set for every route but the token endpoint and the API document. */
+  accountId: string;
+}
+
+type Handler = (context: Context) => Promise<Response>;
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  public?: boolean;
+  handle: Handler;
+}
+
+const V1_KEYS = new Set([
+  'products',
+  'products[]',
+  'fieldSets',
+  'fieldSets[]',
+  'fieldSet',
+  'tags',
+  'workflowId',
+  'workflowOptions',
+  'locale',
+]);
+
+/**
+ * The service's HTTP interface (v1 and v2, decisions.md) as a web-standard handler:
+ * `(Request) => Promise<Response>`. Mount it in any host (node:http through `docex/http/node`,
+ * Express, Fastify, Hono, Deno, Bun). It changes no global; errors are `{error: {code, message, details}}`
+ * with the status of their code, never a stack.
+ */
+export function createFetchHandler(engine: Engine, options: FetchHandlerOptions = {}): FetchHandler {
+  const tokens = new TokenService(options.tokens);
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  const maxJson = options.maxJsonBytes ?? 1024 * 1024;
+  const maxWait = options.maxResultWaitMs ?? 30_000;
+  const segment = '([^/]+)';
+  const account = (c: Context) => ({ accountId: c.accountId });
+
+  async function upload(c: Context): Promise<Response> {
+    const { maxFileBytes } = engine.getAccount(c.accountId).limits;
+    const body = await readMultipart(c.request, { fileFields: ['file'], maxFileBytes });
+    if (!body.file) throw missingFile('file');
+    const record = await engine.uploadV2(body.file.bytes, {
+      ...account(c),
+      name: body.file.name,
+      metadata: flatten(body.fields),
+    });
+    return json(record);
+  }
+
+  async function uploadV1(
+    c: Context,
+    bytes: Uint8Array,
+    fileName: string | undefined,
+    fields: Record<string, unknown>,
+  ): Promise<Response> {
+    const list = (key: string): string[] | undefined => {
+      const values = [fields[key], fields[`${key}[]`]]
+        .flat()
+        .filter((v): v is string => typeof v === 'string');
+      return values.length > 0 ? values : undefined;
+    };
+    const single = (key: string): string | undefined => {
+      const value = fields[key];
+      const first = Array.isArray(value) ? value[0] : value;
+      return typeof first === 'string' ? first : undefined;
+    };
+    const options: UploadV1Options = { ...account(c) };
+    const products = list('products');
+    const fieldSets = list('fieldSets');
+    const fieldSet = single('fieldSet');
+    if (products) options.products = products;
+    if (fieldSets) options.fieldSets = fieldSets;
+    if (fieldSet !== undefined) options.fieldSet = fieldSet;
+    const tags = list('tags');
+    if (tags) options.tags = tags;
+    const workflowId = single('workflowId');
+    if (workflowId) options.workflowId = workflowId;
+    const workflowOptions = fields.workflowOptions;
+    if (
+      typeof workflowOptions === 'string' ||
+      (typeof workflowOptions === 'object' && workflowOptions !== null && !Array.isArray(workflowOptions))
+    ) {
+      options.workflowOptions = workflowOptions as string | Record<string, unknown>;
+    }
+    const locale = single('locale');
+    if (locale) options.locale = locale;
+    if (fileName) options.name = fileName;
+    // Unknown fields are kept with the file, so newer clients keep working.
+    options.metadata = Object.fromEntries(
+      Object.entries(fields).filter(([k]) => !V1_KEYS.has(k) && k !== 'fileToUpload'),
+    );
+    return json(await engine.uploadV1(bytes, options));
+  }
+
+  const routes: Route[] = [
+    {
+      method: 'POST',
+      pattern: /^\/oauth2\/token$/,
+      public: true,
+      async handle({ request }) {
+        const form = await readForm(request, maxJson);
+        if (form.get('grant_type') !== 'client_credentials') {
+          throw new DocexError('UNSUPPORTED_GRANT_TYPE', 'Only grant_type=client_credentials is supported.');
+        }
+        const basic = basicCredentials(request.headers.get('authorization'));
+        const clientId = basic?.id ?? form.get('client_id');
+        const secret = basic?.secret ?? form.get('client_secret');
+        const accountId = clientId && secret ? await engine.authenticateClient(clientId, secret) : undefined;
+        if (!accountId || !clientId)
+          throw new DocexError('INVALID_CLIENT', 'The client id or secret is not valid.');
+        return json(
+          {
+            access_token: await tokens.issue(accountId, clientId),
+            token_type: 'Bearer',
+            expires_in: tokens.ttlSeconds,
+          },
+          200,
+          { pragma: 'no-cache' },
+        );
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/openapi\.json$/,
+      public: true,
+      handle: async () => json(openApiDocument(engine, basePath)),
+    },
+    { method: 'POST', pattern: /^\/fileupload\/v2\/multipart$/, handle: upload },
+    {
+      method: 'POST',
+      pattern: /^\/fileupload\/?$/,
+      async handle(c) {
+        const { maxFileBytes } = engine.getAccount(c.accountId).limits;
+        const body = await readMultipart(c.request, { fileFields: ['fileToUpload'], maxFileBytes });
+        if (!body.file) throw missingFile('fileToUpload');
+        return uploadV1(c, body.file.bytes, body.file.name, body.fields);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/fileupload\/json$/,
+      async handle(c) {
+        const { maxFileBytes } = engine.getAccount(c.accountId).limits;
+        // Base64 is 4/3 of the bytes; the limit applies to the decoded file as well.
+        const body = (await readJson(c.request, Math.ceil((maxFileBytes * 4) / 3) + maxJson)) as Record<
+          string,
+          unknown
+        >;
+        const encoded = body.fileToUpload;
+        if (typeof encoded !== 'string' || encoded.length === 0) throw missingFile('fileToUpload');
+        const bytes = decodeBase64(encoded);
+        if (bytes.byteLength > maxFileBytes) {
+          throw new DocexError(
+            'FILE_TOO_LARGE',
+            `The file is larger than the limit of ${maxFileBytes} bytes.`,
+          );
+        }
+        const name = typeof body.fileName === 'string' ? body.fileName : undefined;
+        const { fileToUpload: _file, ...fields } = body;
+        return uploadV1(c, bytes, name, fields);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/workflows/jobs/${segment}$`),
+      handle: async (c) => json(await engine.getInvocation(c.params[0]!, account(c))),
+    },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^/workflows/${segment}/jobs$`),
+      async handle(c) {
+        const body = (await readJson(c.request, maxJson)) as { inputs?: unknown };
+        if (typeof body.inputs !== 'object' || body.inputs === null || Array.isArray(body.inputs)) {
+          throw new DocexError('INVALID_INPUTS', 'The body must be {"inputs": {...}}.', {
+            details: [{ path: '/inputs', message: 'must be an object' }],
+          });
+        }
+        return json(
+          await engine.invoke(c.params[0]!, { inputs: body.inputs as Record<string, unknown> }, account(c)),
+        );
+      },
+    },
+    {
+      method: 'PUT',
+      pattern: new RegExp(`^/workflows/validation_rules/${segment}$`),
+      async handle(c) {
+        const rules = await readJson(c.request, maxJson, 'any');
+        return json(await engine.putValidationRules(c.params[0]!, rules, account(c)));
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/workflows/validation_rules/${segment}$`),
+      handle: async (c) => json(await engine.getValidationRules(c.params[0]!, account(c))),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/(?:result/final|results)/${segment}$`),
+      async handle(c) {
+        const timeout = c.url.searchParams.get('timeout');
+        let timeoutMs: number | undefined;
+        if (timeout !== null) {
+          if (!/^\d{1,9}$/.test(timeout)) {
+            throw new DocexError('MALFORMED_REQUEST', 'timeout must be a whole number of milliseconds.', {
+              details: [{ path: '/timeout', message: 'must be a whole number' }],
+            });
+          }
+          timeoutMs = Math.min(Number(timeout), maxWait);
+        }
+        const verbose = c.url.searchParams.get('verbose') === 'true';
+        const result = await engine.getResult(c.params[0]!, {
+          ...account(c),
+          verbose,
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        });
+        return json(result);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/tasks$/,
+      async handle(c) {
+        const status = c.url.searchParams.get('status');
+        const fileId = c.url.searchParams.get('fileId');
+        if (status !== null && status !== 'open' && status !== 'completed') {
+          throw new DocexError('MALFORMED_REQUEST', 'status must be open or completed.', {
+            details: [{ path: '/status', message: 'must be open or completed' }],
+          });
+        }
+        const tasks = await engine.listTasks({
+          ...account(c),
+          ...(status ? { status } : {}),
+          ...(fileId ? { fileId } : {}),
+        });
+        return json({ tasks });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/tasks/${segment}$`),
+      handle: async (c) => json(await engine.getTask(c.params[0]!, account(c))),
+    },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^/tasks/${segment}/complete$`),
+      async handle(c) {
+        const body = (await readJson(c.request, maxJson)) as { values: Record<string, unknown> };
+        return json(await engine.completeTask(c.params[0]!, body, account(c)));
+      },
+    },
+  ];
+
+  return async function handle(request: Request): Promise<Response> {
+    try {
+      const url = new URL(request.url);
+      let path = url.pathname;
+      if (basePath) {
+        if (path !== basePath && !path.startsWith(`${basePath}/`)) throw notFound();
+        path = path.slice(basePath.length) || '/';
+      }
+      const matching = routes.filter((r) => r.pattern.test(path));
+      if (matching.length === 0) throw notFound();
+      const route = matching.find((r) => r.method === request.method);
+      if (!route) {
+        const allowed = [...new Set(matching.map((r) => r.method))].join(', ');
+        return json(
+          { error: { code: 'METHOD_NOT_ALLOWED', message: `Use ${allowed} here.`, details: [] } },
+          405,
+          { allow: allowed },
+        );
+      }
+      const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeSegment);
+      const accountId = route.public ? '' : await tokens.verify(request.headers.get('authorization'));
+      return await route.handle({ request, url, params, accountId });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+function notFound(): DocexError {
+  return new DocexError('NOT_FOUND', 'No such endpoint.');
+}
+
+function missingFile(field: string): DocexError {
+  return new DocexError('MALFORMED_REQUEST', `The request has no file in the field "${field}".`, {
+    details: [{ path: `/${field}`, message: 'is required' }],
+  });
+}
+
+function decodeSegment(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new DocexError('MALFORMED_REQUEST', 'The path is not valid percent-encoding.');
+  }
+}
+
+/** `Authorization: Basic base64(id:secret)` (RFC 6749 2.3.1: both form-urlencoded first). */
+function basicCredentials(header: string | null): { id: string; secret: string } | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!match) return undefined;
+  let decoded: string;
+  try {
+    decoded = new TextDecoder().decode(Uint8Array.from(atob(match[1]!), (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  const unescape = (s: string): string => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      return s;
+    }
+  };
+  return { id: unescape(decoded.slice(0, colon)), secret: unescape(decoded.slice(colon + 1)) };
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const compact = text.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact)) {
+    throw new DocexError('MALFORMED_REQUEST', 'fileToUpload is not base64.', {
+      details: [{ path: '/fileToUpload', message: 'is not base64' }],
+    });
+  }
+  return new Uint8Array(
+    Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64'),
+  );
+}
+
+/** Form fields for metadata: a field sent once is a string, a repeated one a list. */
+function flatten(fields: Record<string, string[]>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
+}

@@ -1,0 +1,358 @@
+import { RULES_SCHEMA } from '../conditions/schemas.js';
+import type { Engine } from '../engine.js';
+
+/** A schema with its local `#/$defs/x` references moved to the document's components. */
+function lift(schema: object, defs: Record<string, object>): object {
+  const text = JSON.stringify(schema).replace(/"#\/\$defs\/([A-Za-z0-9_]+)"/g, (_m, name: string) =>
+    JSON.stringify(`#/components/schemas/${name}`),
+  );
+  const parsed = JSON.parse(text) as { $defs?: Record<string, object> };
+  for (const [name, def] of Object.entries(parsed.$defs ?? {})) defs[name] = def;
+  delete parsed.$defs;
+  return parsed;
+}
+
+const ERROR = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'details'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        details: {
+          type: 'array',
+          items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+        },
+      },
+    },
+  },
+};
+
+const FIELD = {
+  type: 'object',
+  required: ['name', 'value'],
+  properties: {
+    name: { type: 'string' },
+    value: {},
+    confidence: { type: 'number', minimum: 0, maximum: 1 },
+    boundingBox: {
+      type: ['object', 'null'],
+      properties: {
+        pageNum: { type: 'integer' },
+        topLeft: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } } },
+        bottomRight: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } } },
+        tokenIds: { type: 'array', items: { type: 'integer' } },
+      },
+    },
+  },
+};
+
+const JOB = {
+  type: 'object',
+  required: ['job', 'message_id'],
+  properties: {
+    message_id: { type: 'string', format: 'uuid' },
+    job: {
+      type: 'object',
+      required: [
+        'id',
+        'company_id',
+        'created',
+        'workflow_id',
+        'inputs',
+        'settings',
+        'usage',
+        'file_id',
+        'status',
+        'version',
+      ],
+      properties: {
+        id: { type: 'string', format: 'uuid' },
+        company_id: { type: 'string', format: 'uuid' },
+        created: { type: 'string', description: 'ISO 8601 with microseconds, no zone suffix (UTC)' },
+        workflow_id: { type: 'string' },
+        inputs: { type: 'object' },
+        settings: { type: 'object' },
+        usage: { type: ['object', 'null'] },
+        file_id: { type: ['string', 'null'] },
+        status: { enum: ['new', 'running', 'succeeded', 'failed', 'cancelled'] },
+        version: { type: 'integer' },
+        error: { type: 'object' },
+      },
+    },
+  },
+};
+
+const V1_FORM = {
+  type: 'object',
+  required: ['fileToUpload'],
+  properties: {
+    fileToUpload: { type: 'string', contentMediaType: 'application/octet-stream' },
+    products: { type: 'array', items: { type: 'string' } },
+    fieldSets: { type: 'array', items: { type: 'string' } },
+    fieldSet: { type: 'string' },
+    tags: { type: 'string' },
+    workflowId: { type: 'string' },
+    workflowOptions: { type: 'string', description: 'a JSON object as a string' },
+    locale: { type: 'string' },
+  },
+};
+
+/**
+ * The OpenAPI 3.1 document of the HTTP surface, built from the schemas that validate requests (the
+ * registered workflows' inputs, the validation rules), so the document and the checks cannot drift.
+ */
+export function openApiDocument(engine: Engine, basePath = ''): object {
+  const schemas: Record<string, object> = { Error: ERROR, Field: FIELD, JobAnswer: JOB };
+  schemas.ValidationRules = lift(RULES_SCHEMA, schemas);
+  const errors = (...codes: number[]) =>
+    Object.fromEntries(
+      codes.map((code) => [
+        String(code),
+        {
+          description: 'error',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      ]),
+    );
+  const ok = (schema: object, description = 'OK') => ({
+    '200': { description, content: { 'application/json': { schema } } },
+  });
+  const secured = [{ bearer: [] }];
+  const workflows = engine.describeWorkflows();
+  const paths: Record<string, object> = {
+    '/oauth2/token': {
+      post: {
+        summary: 'Access token (OAuth 2.0 client credentials; client by HTTP Basic or form fields)',
+        requestBody: {
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: {
+                type: 'object',
+                required: ['grant_type'],
+                properties: {
+                  grant_type: { const: 'client_credentials' },
+                  client_id: { type: 'string' },
+                  client_secret: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          ...ok({
+            type: 'object',
+            required: ['access_token', 'token_type', 'expires_in'],
+            properties: {
+              access_token: { type: 'string' },
+              token_type: { const: 'Bearer' },
+              expires_in: { type: 'integer' },
+            },
+          }),
+          ...errors(400, 401),
+        },
+      },
+    },
+    '/fileupload/v2/multipart': {
+      post: {
+        summary: 'Upload a document (v2)',
+        security: secured,
+        requestBody: {
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                required: ['file'],
+                properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+              },
+            },
+          },
+        },
+        responses: {
+          ...ok({
+            type: 'object',
+            required: ['id', 'fileId', 'uploadedAt', 'status'],
+            properties: {
+              id: { type: 'string' },
+              fileId: { type: 'string' },
+              uploadedAt: { type: 'string' },
+              status: { const: 'RECEIVED' },
+            },
+          }),
+          ...errors(400, 401, 403, 413, 415, 422, 503),
+        },
+      },
+    },
+    '/fileupload': {
+      post: {
+        summary: 'Upload a document and choose what to extract (v1; also /fileupload/)',
+        security: secured,
+        requestBody: { content: { 'multipart/form-data': { schema: V1_FORM } } },
+        responses: {
+          ...ok({ type: 'object', required: ['fileId', 'uploadedAt', 'status'] }),
+          ...errors(400, 401, 403, 404, 413, 415, 422, 503),
+        },
+      },
+    },
+    '/fileupload/json': {
+      post: {
+        summary: 'Upload a document as base64 (v1)',
+        security: secured,
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                ...V1_FORM,
+                properties: {
+                  ...V1_FORM.properties,
+                  fileToUpload: { type: 'string', contentEncoding: 'base64' },
+                },
+              },
+            },
+          },
+        },
+        responses: { ...ok({ type: 'object' }), ...errors(400, 401, 403, 404, 413, 415, 422, 503) },
+      },
+    },
+    '/workflows/{workflowId}/jobs': {
+      post: {
+        summary: 'Invoke a workflow',
+        security: secured,
+        parameters: [
+          { name: 'workflowId', in: 'path', required: true, schema: { enum: workflows.map((w) => w.id) } },
+        ],
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['inputs'],
+                properties: {
+                  inputs: {
+                    oneOf: workflows.map((w) => ({ title: w.id, ...lift(w.inputsSchema, schemas) })),
+                  },
+                },
+              },
+            },
+          },
+        },
+        responses: { ...ok({ $ref: '#/components/schemas/JobAnswer' }), ...errors(400, 401, 403, 404, 503) },
+      },
+    },
+    '/workflows/jobs/{jobId}': {
+      get: {
+        summary: 'A job with its current status',
+        security: secured,
+        parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { ...ok({ $ref: '#/components/schemas/JobAnswer' }), ...errors(401, 404) },
+      },
+    },
+    '/workflows/validation_rules/{rules_id}': {
+      put: {
+        summary: 'Store validation rules',
+        security: secured,
+        parameters: [{ name: 'rules_id', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: {
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationRules' } } },
+        },
+        responses: { ...ok({ $ref: '#/components/schemas/ValidationRules' }), ...errors(400, 401, 422) },
+      },
+      get: {
+        summary: 'Read validation rules',
+        security: secured,
+        parameters: [{ name: 'rules_id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { ...ok({ $ref: '#/components/schemas/ValidationRules' }), ...errors(401, 404) },
+      },
+    },
+    '/result/final/{fileId}': {
+      get: {
+        summary: 'The result of a file (also /results/{fileId})',
+        security: secured,
+        parameters: [
+          { name: 'fileId', in: 'path', required: true, schema: { type: 'string' } },
+          {
+            name: 'timeout',
+            in: 'query',
+            schema: { type: 'integer', minimum: 0 },
+            description: 'ms to wait for pending work',
+          },
+          { name: 'verbose', in: 'query', schema: { type: 'boolean' } },
+        ],
+        responses: {
+          ...ok({
+            type: 'object',
+            required: ['fileId', 'status'],
+            properties: {
+              fileId: { type: 'string' },
+              status: { enum: ['FINALISED', 'IN PROGRESS'] },
+              results: {
+                type: 'object',
+                properties: {
+                  timestamp: { type: 'string' },
+                  fields: { type: 'array', items: { $ref: '#/components/schemas/Field' } },
+                },
+              },
+            },
+          }),
+          ...errors(401, 404, 422, 500, 503),
+        },
+      },
+    },
+    '/tasks': {
+      get: {
+        summary: 'Review tasks of the account',
+        security: secured,
+        parameters: [
+          { name: 'status', in: 'query', schema: { enum: ['open', 'completed'] } },
+          { name: 'fileId', in: 'query', schema: { type: 'string' } },
+        ],
+        responses: {
+          ...ok({ type: 'object', properties: { tasks: { type: 'array', items: { type: 'object' } } } }),
+          ...errors(401),
+        },
+      },
+    },
+    '/tasks/{taskId}': {
+      get: {
+        summary: 'A review task',
+        security: secured,
+        parameters: [{ name: 'taskId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { ...ok({ type: 'object' }), ...errors(401, 404) },
+      },
+    },
+    '/tasks/{taskId}/complete': {
+      post: {
+        summary: 'Complete a review task with corrected values',
+        security: secured,
+        parameters: [{ name: 'taskId', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['values'], properties: { values: { type: 'object' } } },
+            },
+          },
+        },
+        responses: { ...ok({ type: 'object' }), ...errors(400, 401, 404, 409, 422) },
+      },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'docex',
+      version: '1',
+      description: 'Document data extraction: upload, workflows, results, validation.',
+    },
+    servers: [{ url: basePath || '/' }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
+    },
+  };
+}
