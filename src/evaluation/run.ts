@@ -11,7 +11,7 @@
  * the lines of `docex split`, which ../shared/tools/score_split.py reads.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSqlitePersistence } from '../adapters/persistence/sqlite-persistence.js';
@@ -20,6 +20,7 @@ import type { CalibrationTable } from '../extraction/calibration.js';
 import { extractFields } from '../extraction/extract.js';
 import { createEngine } from '../engine.js';
 import { fitIsotonic } from './isotonic.js';
+import { readGroundTruthFiles } from './corpus.js';
 import { evaluateSplit } from './split-eval.js';
 import { fieldMapFor, productFor, scoreCorpus, type GroundTruth, type PredictedField } from './scoring.js';
 
@@ -31,22 +32,9 @@ const IDENTITY: CalibrationTable = {
 };
 
 function groundTruths(dir: string): GroundTruth[] {
-  const out: GroundTruth[] = [];
-  const walk = (d: string): void => {
-    for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    )) {
-      const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.json') && entry.name !== 'index.json' && entry.name !== 'split.json') {
-        const gt = JSON.parse(readFileSync(full, 'utf8')) as Partial<GroundTruth>;
-        if (typeof gt.file === 'string' && gt.type && gt.type !== 'multi')
-          out.push({ fields: {}, ...gt } as GroundTruth);
-      }
-    }
-  };
-  walk(dir);
-  return out;
+  return readGroundTruthFiles(dir)
+    .filter((gt) => typeof gt.file === 'string' && typeof gt.type === 'string' && gt.type !== 'multi')
+    .map((gt) => ({ fields: {}, ...gt }) as GroundTruth);
 }
 
 const pct = (v: number | null): string => (v === null ? '    -' : (v * 100).toFixed(1).padStart(5));

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../engine.js';
 import type { ResultField } from '../extraction/types.js';
+import { readGroundTruthFiles } from './corpus.js';
 import { productFor, scoreCorpus, type GroundTruth, type PredictedField } from './scoring.js';
 
 interface MultiTruth {
@@ -26,28 +27,13 @@ export interface SplitReport {
 
 /** Multi-document ground truths of a corpus, as score_split.py selects them (invoice_5p is a smoke test). */
 export function multiTruths(dir: string): MultiTruth[] {
-  const out: MultiTruth[] = [];
-  const walk = (d: string): void => {
-    for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    )) {
-      const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.json') && entry.name !== 'index.json' && entry.name !== 'split.json') {
-        const gt = JSON.parse(readFileSync(full, 'utf8')) as Partial<MultiTruth>;
-        if (
-          gt.type === 'multi' &&
-          Array.isArray(gt.segments) &&
-          !gt.smoke_only &&
-          !gt.file?.includes('invoice_5p')
-        ) {
-          out.push(gt as MultiTruth);
-        }
-      }
-    }
-  };
-  walk(dir);
-  return out;
+  return readGroundTruthFiles(dir).filter(
+    (gt): gt is Record<string, unknown> & MultiTruth =>
+      gt.type === 'multi' &&
+      Array.isArray(gt.segments) &&
+      gt.smoke_only !== true &&
+      !String(gt.file).includes('invoice_5p'),
+  );
 }
 
 const starts = (ranges: Array<[number, number]>): Set<number> =>

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { evaluate, toNumber } from '../../src/conditions/evaluate.js';
 import { looksLikePath, readPath } from '../../src/conditions/paths.js';
 import type { Condition, Operand, Prediction, Variables } from '../../src/conditions/types.js';
+import { mulberry32 } from '../helpers/random.js';
 
 const p = (id: string, property?: 'value' | 'value_norm' | 'confidence'): string =>
   `$.predictions['${id}']` + (property ? `.${property}` : '');
@@ -401,18 +402,6 @@ describe('toNumber', () => {
 
 // ---------------------------------------------------------------------------------------------------
 // Property tests on random conditions and data.
-
-/** mulberry32: a small seeded PRNG, so failures reproduce. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Gen {
   rand: () => number;

@@ -5,6 +5,7 @@ import { createRulesChecker } from '../../src/conditions/rules.js';
 import type { Prediction, V1Condition, V1WorkflowOptions, Variables } from '../../src/conditions/types.js';
 import { checksFromV1, translateV1Condition } from '../../src/conditions/v1-translate.js';
 import { createSchemaChecker } from '../../src/workflows/schema.js';
+import { mulberry32 } from '../helpers/random.js';
 
 const ID = 'svc.invoice.total';
 const CONFIDENCE = `$.predictions['${ID}'].confidence`;
@@ -13,18 +14,6 @@ const VALUE_NORM = `$.predictions['${ID}'].value_norm`;
 
 /** How the validate workflow qualifies v1 field names (src/workflows/validate.ts). */
 const qualify = (field: string): string => (field.startsWith('svc.') ? field : `svc.${field}`);
-
-/** mulberry32: a small seeded PRNG, so failures reproduce. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function picker(seed: number): { rand: () => number; pick: <T>(items: readonly T[]) => T } {
   const rand = mulberry32(seed);
