@@ -14,7 +14,14 @@ export async function readBody(
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        if (error instanceof DocexError) throw error;
+        throw new DocexError('MALFORMED_REQUEST', 'The request body could not be read.');
+      }
+      const { done, value } = chunk;
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) {

@@ -56,6 +56,12 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
       (fields[name] ??= []).push(value);
     });
     parser.on('file', (name, stream, info) => {
+      // busboy destroys an open file stream with an error when the body ends early or is cut off:
+      // without a listener that error would be thrown in the host process.
+      stream.on('error', () => {
+        failure ??= new DocexError('MALFORMED_REQUEST', 'The multipart body is malformed.');
+        resolve();
+      });
       if (!limits.fileFields.includes(name) || file) {
         stream.resume();
         return;
@@ -107,8 +113,11 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
     }
     if (!failure) parser.end();
     else await reader.cancel().catch(() => undefined);
-  } catch {
-    failure ??= new DocexError('MALFORMED_REQUEST', 'The request body could not be read.');
+  } catch (error) {
+    failure ??=
+      error instanceof DocexError
+        ? error
+        : new DocexError('MALFORMED_REQUEST', 'The request body could not be read.');
   } finally {
     reader.releaseLock();
   }

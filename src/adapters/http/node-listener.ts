@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DocexError } from '../../core/errors.js';
 import type { FetchHandler } from '../../http/fetch-handler.js';
 
 /**
@@ -87,6 +88,17 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        if (req.readableEnded) {
+          // A host body parser (express.json(), Fastify's) read the body before docex could.
+          finished = true;
+          controller.error(
+            new DocexError(
+              'MALFORMED_REQUEST',
+              'The request body was read before docex got it: mount docex before any body parser.',
+            ),
+          );
+          return;
+        }
         req.on('data', (chunk: Buffer) => {
           if (finished) return;
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
