@@ -39,11 +39,16 @@ export function planSplit(pages: readonly PageFeatures[]): SplitPlan {
     return { segments: [{ pages: all, confidence: 1 }], decisions: [], blankPages: [] };
   }
   const decisions: BoundaryDecision[] = [];
+  // What the document being read so far is known by (its number, supplier...), from all its pages:
+  // a continuation page without a header is compared with the document, not only with the page before.
+  let context = identityOf(content[0]!);
   for (let i = 1; i < content.length; i++) {
     const page = content[i]!;
     const previous = content[i - 1]!;
     const separated = page.pageNum - previous.pageNum > 1;
-    decisions.push(decide(previous, page, separated));
+    const decision = decide(previous, page, separated, context);
+    decisions.push(decision);
+    context = decision.start ? identityOf(page) : { ...identityOf(page), ...context };
   }
   const segments: Segment[] = [];
   let first = content[0]!.pageNum;
@@ -60,10 +65,28 @@ export function planSplit(pages: readonly PageFeatures[]): SplitPlan {
     last = content[i + 1]!.pageNum;
   });
   segments.push({ pages: [first, last], confidence });
-  return { segments, decisions, blankPages };
+  // Blank pages inside a child (the empty back of a duplex page) stay in it; the others are left out.
+  const outside = blankPages.filter((p) => !segments.some((s) => p >= s.pages[0] && p <= s.pages[1]));
+  return { segments, decisions, blankPages: outside };
 }
 
-function decide(previous: PageFeatures, page: PageFeatures, separated: boolean): BoundaryDecision {
+type Identity = Pick<PageFeatures, 'number' | 'taxId' | 'supplier' | 'currency'>;
+
+function identityOf(page: PageFeatures): Identity {
+  const identity: Identity = {};
+  if (page.number) identity.number = page.number;
+  if (page.taxId) identity.taxId = page.taxId;
+  if (page.supplier) identity.supplier = page.supplier;
+  if (page.currency) identity.currency = page.currency;
+  return identity;
+}
+
+function decide(
+  previous: PageFeatures,
+  page: PageFeatures,
+  separated: boolean,
+  document: Identity,
+): BoundaryDecision {
   let score = 0;
   const reasons: string[] = [];
   const add = (weight: number, reason: string): void => {
@@ -71,7 +94,8 @@ function decide(previous: PageFeatures, page: PageFeatures, separated: boolean):
     reasons.push(`${weight > 0 ? '+' : ''}${Math.round(weight * 100) / 100} ${reason}`);
   };
 
-  if (separated) add(5, 'blank page before');
+  // A blank page is a separator sheet, or the empty back of a duplex page: evidence, not proof.
+  if (separated) add(3, 'blank page before');
   if (page.textless) add(3, 'a scan without readable text (a document of its own)');
 
   // Printed page numbers.
@@ -90,28 +114,28 @@ function decide(previous: PageFeatures, page: PageFeatures, separated: boolean):
 
   // What identifies a document, weighed by how sure each reading is (a number read on a continuation
   // page is often an order or customer number).
-  if (page.number && previous.number) {
-    const sure = certainty(Math.min(page.number.confidence, previous.number.confidence));
-    if (sameId(page.number.value, previous.number.value)) add(-4 * sure, 'same document number');
+  if (page.number && document.number) {
+    const sure = certainty(Math.min(page.number.confidence, document.number.confidence));
+    if (sameId(page.number.value, document.number.value)) add(-4 * sure, 'same document number');
     else add(3 * sure, 'another document number');
   }
-  if (page.taxId && previous.taxId) {
-    const sure = certainty(Math.min(page.taxId.confidence, previous.taxId.confidence));
-    if (sameId(page.taxId.value, previous.taxId.value)) add(-0.5, 'same supplier tax id');
+  if (page.taxId && document.taxId) {
+    const sure = certainty(Math.min(page.taxId.confidence, document.taxId.confidence));
+    if (sameId(page.taxId.value, document.taxId.value)) add(-0.5, 'same supplier tax id');
     else add(2.5 * sure, 'another supplier tax id');
   }
   if (
     page.supplier &&
-    previous.supplier &&
-    Math.min(page.supplier.confidence, previous.supplier.confidence) >= 0.5
+    document.supplier &&
+    Math.min(page.supplier.confidence, document.supplier.confidence) >= 0.5
   ) {
-    const similarity = sequenceRatio(normalise(page.supplier.value), normalise(previous.supplier.value));
+    const similarity = sequenceRatio(normalise(page.supplier.value), normalise(document.supplier.value));
     if (similarity < 0.5) add(1.5, 'another supplier name');
     else if (similarity > 0.8) add(-0.5, 'same supplier name');
   }
-  if (page.currency && previous.currency && page.currency.value !== previous.currency.value) {
+  if (page.currency && document.currency && page.currency.value !== document.currency.value) {
     add(
-      1.5 * certainty(Math.min(page.currency.confidence, previous.currency.confidence)),
+      1.5 * certainty(Math.min(page.currency.confidence, document.currency.confidence)),
       'another currency',
     );
   }

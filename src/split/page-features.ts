@@ -27,7 +27,7 @@ export interface PageFeatures {
   taxId?: PageValue;
   currency?: PageValue;
   date?: PageValue;
-  /** A total, amount due or receipt total was found: the page may close a document. */
+  /** A total or amount-due label with an amount: the page may close a document. */
   total: boolean;
   /** Words of the top quarter of the page, lower-cased, for comparing headers of consecutive pages. */
   header: Set<string>;
@@ -49,6 +49,11 @@ const CUE_FIELDS = [
 ] as const;
 
 const FOUND = 0.35;
+
+/** A label that closes a document: the total, the amount due (checked on the words of one line). */
+const CLOSING_LABEL =
+  /(?:^|[^\p{L}])(?:grand\s+total|total(?:\s+(?:due|ttc|amount|incl\.?|eur|usd|gbp|aud|myr|sgd))?|amount\s+(?:due|payable)|balance\s+due|gesamtbetrag|gesamtsumme|rechnungsbetrag|zu\s+zahlen|endbetrag|summe|montant\s+(?:total|ttc|d[uû])|net\s+[àa]\s+payer|totaal|te\s+betalen|importe\s+total|totale)(?![\p{L}])/iu;
+const AMOUNT = /\d[\d.,' ]*[.,]\d{2}(?!\d)/;
 
 /** Features of every page of a document (each page read as a document of its own). */
 export function pageFeatures(
@@ -77,14 +82,28 @@ export function pageFeatures(
         }
       }
     }
+    // A supplier name counts only beside another sign of a header: on a continuation page the first
+    // table row is often read as a name.
+    const headerSigns =
+      found.has('document.referenceNo') ||
+      found.has('document.supplierTaxId') ||
+      (found.get('document.date')?.confidence ?? 0) >= 0.8;
+    const closing = lines.some((l, i) => {
+      if (!CLOSING_LABEL.test(l.text)) return false;
+      // The amount on the same line, or on the next line (a label above its amount).
+      return AMOUNT.test(l.text) || AMOUNT.test(lines[i + 1]?.text ?? '');
+    });
+    const title = lines.some(
+      (l) => l.y < 0.4 && TITLE.test(l.text.trim()) && l.text.split(/\s+/).length <= 8,
+    );
     const features: PageFeatures = {
       pageNum: page.pageNum,
       blank: tokens === 0 && inkless,
       textless: tokens === 0 && !inkless,
       tokens,
       scanned,
-      title: lines.some((l) => l.y < 0.4 && TITLE.test(l.text.trim()) && l.text.split(/\s+/).length <= 8),
-      total: ['invoice.total', 'invoice.amountDue', 'receipt.total'].some((n) => found.has(n)),
+      title,
+      total: closing,
       header: new Set(
         lines
           .filter((l) => l.y < 0.25)
@@ -99,7 +118,7 @@ export function pageFeatures(
       if (value) features[key] = value;
     };
     set('number', 'document.referenceNo');
-    set('supplier', 'document.supplierName');
+    if (title || headerSigns) set('supplier', 'document.supplierName');
     set('taxId', 'document.supplierTaxId');
     set('currency', 'document.currency');
     set('date', 'document.date');

@@ -6,13 +6,14 @@ export interface PageMark {
 }
 
 const WORD =
-  '(?:page|pages|seite|blatt|pagina|página|pag\\.?|pág\\.?|p\\.|sida|side|strona|folio|bladzijde|blz\\.?)';
+  '(?:page|seite|blatt|pagina|página|pag\\.?|pág\\.?|p\\.|sida|side|strona|folio|bladzijde|blz\\.?)';
 const OF = '(?:of|von|/|de|di|sur|van|z|af|av|\\|)';
 const WITH_COUNT = new RegExp(
   `(?:^|[^\\p{L}])${WORD}\\s*:?\\s*(\\d{1,3})\\s*${OF}\\s*(\\d{1,3})(?!\\d)`,
   'iu',
 );
-const WITHOUT_COUNT = new RegExp(`(?:^|[^\\p{L}])${WORD}\\s*:?\\s*(\\d{1,3})(?![\\d/.,])`, 'iu');
+/** "Page 3" alone on its line (running text such as "see page 2" is a reference, not a mark). */
+const WITHOUT_COUNT = new RegExp(`^[-–—(\\s]*${WORD}\\s*:?\\s*(\\d{1,3})[-–—)\\s]*$`, 'iu');
 const BARE_FRACTION = /^\(?\s*(\d{1,2})\s*\/\s*(\d{1,2})\s*\)?$/;
 const DASHED = /^[-–—]\s*(\d{1,3})\s*[-–—]$/;
 
@@ -41,7 +42,7 @@ export function findPageMark(lines: ReadonlyArray<{ text: string; y: number }>):
       if (dashed) fallback ??= { index: Number(dashed[1]) };
     }
     const single = WITHOUT_COUNT.exec(compact);
-    if (single && Number(single[1]) >= 1 && compact.length <= 40) fallback ??= { index: Number(single[1]) };
+    if (single && Number(single[1]) >= 1) fallback ??= { index: Number(single[1]) };
   }
   return fallback;
 }
