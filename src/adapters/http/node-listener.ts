@@ -71,12 +71,33 @@ async function serve(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve));
+      if (!res.write(value) && !(await drained(res))) {
+        // The client went away: stop producing the body.
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
     }
     res.end();
   } finally {
     reader.releaseLock();
   }
+}
+
+/** Resolves true when the response can take more, false when the connection closed first. */
+function drained(res: ServerResponse): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onDrain = (): void => {
+      res.off('close', onClose);
+      resolve(true);
+    };
+    const onClose = (): void => {
+      res.off('drain', onDrain);
+      resolve(false);
+    };
+    res.once('drain', onDrain);
+    res.once('close', onClose);
+  });
 }
 
 /**
