@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // A PostgreSQL server for the scale-out tests (DOCEX_PG_URL, or a throwaway one started here).
+    globalSetup: ['test/setup/postgres.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // OCR tests start tesseract workers; two test files at a time keeps a 2-core machine responsive.

@@ -143,6 +143,8 @@ export interface ResultOptions {
    * 0 for a v2 one. At most 5 minutes.
    */
   timeoutMs?: number;
+  /** Caps the wait, the default one included (an HTTP host's limit). */
+  maxWaitMs?: number;
   verbose?: boolean;
 }
 
@@ -482,7 +484,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     onError(error, job) {
       emit('error', {
-        jobId: job.record.id,
+        jobId: job?.record.id ?? '',
         error: toDocexError(error, 'INTERNAL', 'A job change could not be stored.'),
       });
     },
@@ -799,7 +801,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
         // Default wait: 30 s for a v1 file's work or for open review tasks, none for a v2 file's work.
         const requested =
           opts.timeoutMs ?? (record.flow === 'v1' || state.openTasks ? DEFAULT_RESULT_WAIT_MS : 0);
-        const wait = Math.min(MAX_RESULT_WAIT_MS, Math.max(0, Number.isFinite(requested) ? requested : 0));
+        const cap = Math.min(MAX_RESULT_WAIT_MS, opts.maxWaitMs ?? MAX_RESULT_WAIT_MS);
+        const wait = Math.min(cap, Math.max(0, Number.isFinite(requested) ? requested : 0));
         const remaining = started + wait - Date.now();
         if (state.answer || remaining <= 0 || closed) {
           waiter.disarm();

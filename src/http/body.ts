@@ -47,12 +47,10 @@ export async function readJson(
   request: Request,
   maxBytes: number,
   shape: 'object' | 'any' = 'object',
+  tooLarge: () => DocexError = () =>
+    new DocexError('MALFORMED_REQUEST', `The request body is larger than ${maxBytes} bytes.`),
 ): Promise<unknown> {
-  const bytes = await readBody(
-    request,
-    maxBytes,
-    () => new DocexError('MALFORMED_REQUEST', `The request body is larger than ${maxBytes} bytes.`),
-  );
+  const bytes = await readBody(request, maxBytes, tooLarge);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));

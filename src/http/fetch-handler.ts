@@ -102,7 +102,10 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
     if (tags) options.tags = tags;
     const workflowId = single('workflowId');
     if (workflowId) options.workflowId = workflowId;
-    const workflowOptions = fields.workflowOptions;
+    // A form field comes as a list of strings (the first counts); the JSON upload may send an object.
+    const workflowOptions = Array.isArray(fields.workflowOptions)
+      ? (fields.workflowOptions as unknown[])[0]
+      : fields.workflowOptions;
     if (
       typeof workflowOptions === 'string' ||
       (typeof workflowOptions === 'object' && workflowOptions !== null && !Array.isArray(workflowOptions))
@@ -114,7 +117,9 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
     if (fileName) options.name = fileName;
     // Unknown fields are kept with the file, so newer clients keep working.
     options.metadata = Object.fromEntries(
-      Object.entries(fields).filter(([k]) => !V1_KEYS.has(k) && k !== 'fileToUpload'),
+      Object.entries(fields)
+        .filter(([k]) => !V1_KEYS.has(k) && k !== 'fileToUpload')
+        .map(([k, v]) => [k, Array.isArray(v) && v.length === 1 ? (v as unknown[])[0] : v]),
     );
     return json(await engine.uploadV1(bytes, options));
   }
@@ -133,8 +138,14 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
         const clientId = basic?.id ?? form.get('client_id');
         const secret = basic?.secret ?? form.get('client_secret');
         const accountId = clientId && secret ? await engine.authenticateClient(clientId, secret) : undefined;
-        if (!accountId || !clientId)
-          throw new DocexError('INVALID_CLIENT', 'The client id or secret is not valid.');
+        if (!accountId || !clientId) {
+          const failed = errorResponse(
+            new DocexError('INVALID_CLIENT', 'The client id or secret is not valid.'),
+          );
+          // RFC 6749 5.2: a client that authenticated with HTTP Basic is challenged with Basic.
+          if (basic) failed.headers.set('www-authenticate', 'Basic realm="docex"');
+          return failed;
+        }
         return json(
           {
             access_token: await tokens.issue(accountId, clientId),
@@ -169,10 +180,13 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
       async handle(c) {
         const { maxFileBytes } = engine.getAccount(c.accountId).limits;
         // Base64 is 4/3 of the bytes; the limit applies to the decoded file as well.
-        const body = (await readJson(c.request, Math.ceil((maxFileBytes * 4) / 3) + maxJson)) as Record<
-          string,
-          unknown
-        >;
+        const body = (await readJson(
+          c.request,
+          Math.ceil((maxFileBytes * 4) / 3) + maxJson,
+          'object',
+          () =>
+            new DocexError('FILE_TOO_LARGE', `The file is larger than the limit of ${maxFileBytes} bytes.`),
+        )) as Record<string, unknown>;
         const encoded = body.fileToUpload;
         if (typeof encoded !== 'string' || encoded.length === 0) throw missingFile('fileToUpload');
         const bytes = decodeBase64(encoded);
@@ -238,6 +252,7 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
         const result = await engine.getResult(c.params[0]!, {
           ...account(c),
           verbose,
+          maxWaitMs: maxWait,
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
         });
         return json(result);
@@ -287,9 +302,13 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
       }
       const matching = routes.filter((r) => r.pattern.test(path));
       if (matching.length === 0) throw notFound();
-      const route = matching.find((r) => r.method === request.method);
+      // HEAD is GET without the body (the node adapter and fetch hosts drop it).
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      const route = matching.find((r) => r.method === method);
       if (!route) {
-        const allowed = [...new Set(matching.map((r) => r.method))].join(', ');
+        const methods = matching.map((r) => r.method);
+        if (methods.includes('GET')) methods.push('HEAD');
+        const allowed = [...new Set(methods)].join(', ');
         return json(
           { error: { code: 'METHOD_NOT_ALLOWED', message: `Use ${allowed} here.`, details: [] } },
           405,
@@ -298,7 +317,10 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
       }
       const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeSegment);
       const accountId = route.public ? '' : await tokens.verify(request.headers.get('authorization'));
-      return await route.handle({ request, url, params, accountId });
+      const response = await route.handle({ request, url, params, accountId });
+      return request.method === 'HEAD'
+        ? new Response(null, { status: response.status, headers: response.headers })
+        : response;
     } catch (error) {
       return errorResponse(error);
     }

@@ -8,6 +8,24 @@ export interface JobQuery {
   statuses?: readonly JobStatus[];
 }
 
+/** What a process asks for when it looks for work in shared storage. */
+export interface ClaimRequest {
+  owner: string;
+  /** Epoch ms: jobs due by then, and running jobs whose lease ended before it. */
+  now: number;
+  leaseUntil: number;
+  /** Accounts and queues at their limit in the asking process. */
+  excludeAccounts: string[];
+  excludeQueues: string[];
+}
+
+/** A change another process made, as shared storage announces it. */
+export interface PersistenceChange {
+  kind: 'job' | 'task';
+  accountId: string;
+  fileId: string | null;
+}
+
 export interface TaskQuery {
   accountId: string;
   fileId?: string;
@@ -64,6 +82,17 @@ export interface JobPersistence {
   /** Stores an API client, replacing one with the same client id. */
   putClient(client: StoredClient): Promise<void>;
   getClient(clientId: string): Promise<StoredClient | undefined>;
+
+  /**
+   * Shared storage only. Claims the oldest job that may run now (queued and due, or running with an
+   * expired lease) for `owner`: one process gets a job, never two (`FOR UPDATE SKIP LOCKED`). Returns
+   * the job as it was and as claimed (`running`, version and attempts bumped, leased to `owner`).
+   */
+  claimNext?(claim: ClaimRequest): Promise<{ previous: StoredJob; claimed: StoredJob } | undefined>;
+  /** Shared storage only: how many jobs have one of the statuses (the bound of the queue). */
+  countJobs?(statuses: readonly JobStatus[]): Promise<number>;
+  /** Shared storage only: calls `listener` on changes made by any process; resolves to an unsubscribe. */
+  subscribe?(listener: (change: PersistenceChange) => void): Promise<() => Promise<void>>;
 
   close(): Promise<void>;
 }

@@ -31,6 +31,8 @@ export interface JobQueueOptions {
   maxQueued: number;
   /** How long a running job's lease lasts before another process may take it over (shared storage). */
   leaseMs: number;
+  /** Shared storage: how often to look for work besides the change notifications. Default 1 s. */
+  pollMs?: number;
   retry: RetryPolicy;
   /** Runs the job's workflow. Rejects with the job's error. */
   execute(job: StoredJob, signal: AbortSignal): Promise<JobOutcome>;
@@ -41,7 +43,7 @@ export interface JobQueueOptions {
   /** Called after every stored change of a job, with the result when one was stored. */
   onChange(job: StoredJob, result?: StoredResult): void;
   /** Called when storing a change failed (the job stays as last stored and is taken up on restart). */
-  onError(error: unknown, job: StoredJob): void;
+  onError(error: unknown, job: StoredJob | undefined): void;
   now?: () => number;
 }
 
@@ -67,10 +69,24 @@ export class JobQueue {
   readonly #byQueue = new Map<string, number>();
   readonly #settled = new Set<() => void>();
   #stopped = false;
+  /** Shared storage: jobs are claimed from the database by any process, not queued in memory. */
+  readonly #shared: boolean;
+  #claiming = false;
+  #claimAgain = false;
+  #poll: ReturnType<typeof setInterval> | undefined;
+  /** Shared storage: queued jobs of every process, as last counted. */
+  #sharedQueued = 0;
 
   constructor(options: JobQueueOptions) {
     this.#o = options;
     this.#now = options.now ?? Date.now;
+    const p = options.persistence;
+    this.#shared = p.shared && typeof p.claimNext === 'function';
+  }
+
+  /** Shared storage: looks for work now (another process queued or released a job). */
+  poke(): void {
+    if (this.#shared) void this.#claimLoop();
   }
 
   /** Queued and delayed jobs of this process. */
@@ -86,7 +102,7 @@ export class JobQueue {
   assertAccepting(): void {
     if (this.#stopped)
       throw new DocexError('ENGINE_CLOSED', 'The engine is shutting down and takes no new work.');
-    if (this.queued >= this.#o.maxQueued) {
+    if (Math.max(this.queued, this.#sharedQueued) >= this.#o.maxQueued) {
       throw new DocexError(
         'QUEUE_FULL',
         `The job queue is full (${this.#o.maxQueued} jobs waiting). Try again later.`,
@@ -100,6 +116,11 @@ export class JobQueue {
     this.assertAccepting();
     await this.#o.persistence.insertJob(job);
     this.#o.onChange(job);
+    if (this.#shared) {
+      this.#sharedQueued++;
+      this.poke();
+      return;
+    }
     this.#enqueue(job);
     this.#pump();
   }
@@ -131,6 +152,19 @@ export class JobQueue {
    */
   async recover(): Promise<number> {
     const persistence = this.#o.persistence;
+    if (this.#shared) {
+      // Any process takes up jobs whose lease ended, through the same claims as new work.
+      const poll = this.#o.pollMs ?? 1000;
+      this.#poll = setInterval(() => {
+        void persistence
+          .countJobs?.(['new'])
+          .then((n) => (this.#sharedQueued = n))
+          .catch(() => undefined);
+        this.poke();
+      }, poll);
+      this.poke();
+      return 0;
+    }
     const unfinished = await persistence.listJobs({ statuses: ['new', 'running'] });
     let taken = 0;
     for (const job of unfinished) {
@@ -174,6 +208,7 @@ export class JobQueue {
    */
   async stop(graceMs: number): Promise<void> {
     this.#stopped = true;
+    if (this.#poll) clearInterval(this.#poll);
     for (const { timer } of this.#delayed.values()) clearTimeout(timer);
     this.#delayed.clear();
     this.#ready.length = 0;
@@ -240,19 +275,55 @@ export class JobQueue {
     }
   }
 
-  #start(job: StoredJob): void {
+  /** Shared storage: claims jobs from the database while this process has free slots. */
+  async #claimLoop(): Promise<void> {
+    if (this.#claiming) {
+      this.#claimAgain = true;
+      return;
+    }
+    this.#claiming = true;
+    try {
+      do {
+        this.#claimAgain = false;
+        while (!this.#stopped && this.#running.size < this.#o.concurrency) {
+          const now = this.#now();
+          const got = await this.#o.persistence.claimNext!({
+            owner: this.#o.owner,
+            now,
+            leaseUntil: now + this.#o.leaseMs,
+            excludeAccounts: [...this.#byAccount]
+              .filter(([, n]) => n >= this.#o.accountConcurrency)
+              .map(([a]) => a),
+            excludeQueues: [...this.#byQueue]
+              .filter(([q, n]) => n >= (this.#o.queueConcurrency[q] ?? Infinity))
+              .map(([q]) => q),
+          });
+          if (!got) break;
+          this.#sharedQueued = Math.max(0, this.#sharedQueued - 1);
+          this.#start(got.claimed, true);
+        }
+      } while (this.#claimAgain && !this.#stopped);
+    } catch (error) {
+      this.#o.onError(error, undefined);
+    } finally {
+      this.#claiming = false;
+    }
+  }
+
+  #start(job: StoredJob, claimed = false): void {
     const controller = new AbortController();
     this.#running.set(job.record.id, { job, controller });
     bump(this.#byAccount, job.accountId, 1);
     bump(this.#byQueue, job.queue, 1);
-    void this.#run(job, controller)
+    void (claimed ? this.#runClaimed(job, controller) : this.#run(job, controller))
       .catch((error: unknown) => this.#o.onError(error, job))
       .finally(() => {
         this.#running.delete(job.record.id);
         bump(this.#byAccount, job.accountId, -1);
         bump(this.#byQueue, job.queue, -1);
         for (const check of this.#settled) check();
-        this.#pump();
+        if (this.#shared) this.poke();
+        else this.#pump();
       });
   }
 
@@ -269,7 +340,29 @@ export class JobQueue {
     );
     delete claimed.record.error;
     if (!(await persistence.updateJob(claimed, queued.record.version))) return; // cancelled or taken
+    await this.#runClaimed(claimed, controller);
+  }
+
+  /** Runs a job this process holds, and stores how it ended. */
+  async #runClaimed(claimed: StoredJob, controller: AbortController): Promise<void> {
+    const persistence = this.#o.persistence;
     this.#o.onChange(claimed);
+    if (claimed.attempts > this.#o.maxAttemptsOf(claimed)) {
+      // Taken over after its last attempt was cut short (its process died while it ran).
+      const failed = next(
+        claimed,
+        {
+          status: 'failed',
+          error: {
+            code: 'JOB_INTERRUPTED',
+            message: `The job was interrupted ${claimed.attempts - 1} times (its process ended while it ran).`,
+          },
+        },
+        { leaseOwner: null, leaseUntil: 0 },
+      );
+      if (await persistence.finishJob(failed, claimed.record.version)) this.#o.onChange(failed);
+      return;
+    }
 
     const renew = persistence.shared
       ? setInterval(() => {
@@ -324,7 +417,7 @@ export class JobQueue {
       );
       if (await persistence.updateJob(retry, claimed.record.version)) {
         this.#o.onChange(retry);
-        if (!this.#stopped) this.#enqueue(retry);
+        if (!this.#stopped && !this.#shared) this.#enqueue(retry);
       }
       return;
     }

@@ -58,6 +58,9 @@ async function serve(
   response.headers.forEach((value, name) => {
     outHeaders[name] = value;
   });
+  // Headers joins repeated Set-Cookie values; they must stay separate header lines.
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) outHeaders['set-cookie'] = cookies;
   // A body the handler refused before reading it all (too large, unauthorised) is not read on: the
   // connection closes after the answer instead.
   if (hasBody && !req.complete) outHeaders.connection = 'close';

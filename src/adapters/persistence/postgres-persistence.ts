@@ -1,0 +1,445 @@
+import pg from 'pg';
+import type { AccountSettings } from '../../core/accounts.js';
+import { DocexError } from '../../core/errors.js';
+import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
+import type { TokenLayer } from '../../core/types.js';
+import type { ClaimRequest, JobPersistence, PersistenceChange } from '../../ports/job-persistence.js';
+
+export interface PostgresPersistenceOptions {
+  /** `postgres://user:password@host:port/database`; or give a `pool`. */
+  connectionString?: string;
+  /** A pool of the host's; it is not ended by `close()`. */
+  pool?: pg.Pool;
+  /** Schema of docex's tables (created when missing). Default `docex`. */
+  schema?: string;
+  /** Connections of the pool made here. Default 10. */
+  maxConnections?: number;
+}
+
+const SCHEMA_VERSION = 1;
+/** Key of the advisory lock that serialises migrations of processes starting at once. */
+const MIGRATION_LOCK = 4_927_113;
+const CHANNEL = 'docex_changes';
+
+function ddl(s: string): string {
+  return `
+CREATE SCHEMA IF NOT EXISTS ${s};
+CREATE TABLE IF NOT EXISTS ${s}.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS ${s}.jobs (
+  id TEXT PRIMARY KEY, account_id TEXT NOT NULL, file_id TEXT, status TEXT NOT NULL, version INTEGER NOT NULL,
+  created TEXT NOT NULL, queue TEXT NOT NULL, run_after BIGINT NOT NULL, lease_until BIGINT NOT NULL, body JSONB NOT NULL);
+CREATE INDEX IF NOT EXISTS jobs_account_file ON ${s}.jobs (account_id, file_id);
+CREATE INDEX IF NOT EXISTS jobs_runnable ON ${s}.jobs (status, created) WHERE status IN ('new', 'running');
+CREATE TABLE IF NOT EXISTS ${s}.results (
+  job_id TEXT PRIMARY KEY, account_id TEXT NOT NULL, file_id TEXT NOT NULL, job_created TEXT NOT NULL, body JSONB NOT NULL);
+CREATE INDEX IF NOT EXISTS results_account_file ON ${s}.results (account_id, file_id);
+CREATE TABLE IF NOT EXISTS ${s}.token_layers (
+  account_id TEXT NOT NULL, file_id TEXT NOT NULL, body JSONB NOT NULL, PRIMARY KEY (account_id, file_id));
+CREATE TABLE IF NOT EXISTS ${s}.rules (
+  account_id TEXT NOT NULL, rules_id TEXT NOT NULL, body JSONB NOT NULL, PRIMARY KEY (account_id, rules_id));
+CREATE TABLE IF NOT EXISTS ${s}.tasks (
+  seq BIGSERIAL, id TEXT PRIMARY KEY, account_id TEXT NOT NULL, file_id TEXT NOT NULL, status TEXT NOT NULL,
+  version INTEGER NOT NULL, created_at TEXT NOT NULL, body JSONB NOT NULL);
+CREATE INDEX IF NOT EXISTS tasks_account_status ON ${s}.tasks (account_id, status);
+CREATE TABLE IF NOT EXISTS ${s}.accounts (account_id TEXT PRIMARY KEY, body JSONB NOT NULL);
+CREATE TABLE IF NOT EXISTS ${s}.clients (client_id TEXT PRIMARY KEY, account_id TEXT NOT NULL, body JSONB NOT NULL);
+`;
+}
+
+/**
+ * JobPersistence in PostgreSQL, for several engine processes (on several machines) sharing the work.
+ * `shared: true`: jobs are claimed with `FOR UPDATE SKIP LOCKED` so each runs in one process at a time,
+ * a running job's lease lets another process take it over when its process dies, and every change is
+ * announced with NOTIFY so a result request waiting in one process wakes when another finishes the job.
+ * Tables are created on start under an advisory lock (safe when several processes start at once).
+ */
+export function createPostgresPersistence(options: PostgresPersistenceOptions): JobPersistence {
+  const schemaName = options.schema ?? 'docex';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schemaName)) {
+    throw new DocexError('INVALID_ARGUMENT', 'The schema name must be lower-case letters, digits and _.');
+  }
+  const s = `"${schemaName}"`;
+  const ownsPool = !options.pool;
+  const pool =
+    options.pool ??
+    new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  // An idle connection that fails (a restarted server) must not crash the host.
+  pool.on('error', () => undefined);
+  let closed = false;
+
+  const migrated = (async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await client.query(ddl(s));
+      const found = await client.query<{ value: string }>(
+        `SELECT value FROM ${s}.meta WHERE key = 'schema_version'`,
+      );
+      const version = Number(found.rows[0]?.value ?? 0);
+      if (version > SCHEMA_VERSION) {
+        throw new Error(`its schema version ${version} is newer than this docex knows (${SCHEMA_VERSION})`);
+      }
+      await client.query(
+        `INSERT INTO ${s}.meta (key, value) VALUES ('schema_version', $1)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        [String(SCHEMA_VERSION)],
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw new DocexError(
+        'INTERNAL',
+        `The PostgreSQL job database could not be prepared: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    } finally {
+      client.release();
+    }
+  })();
+  // Reported by the first call that needs the database, not as an unhandled rejection.
+  migrated.catch(() => undefined);
+
+  async function query<R extends pg.QueryResultRow>(
+    text: string,
+    values: unknown[] = [],
+  ): Promise<pg.QueryResult<R>> {
+    if (closed) throw new Error('The persistence has been closed.');
+    await migrated;
+    return pool.query<R>(text, values);
+  }
+
+  async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    if (closed) throw new Error('The persistence has been closed.');
+    await migrated;
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const value = await work(client);
+      await client.query('COMMIT');
+      return value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  const notify = (change: PersistenceChange): [string, string] => [CHANNEL, JSON.stringify(change)];
+  const jobChange = (job: StoredJob): PersistenceChange => ({
+    kind: 'job',
+    accountId: job.accountId,
+    fileId: job.record.file_id,
+  });
+  const jobValues = (job: StoredJob) => [
+    job.record.id,
+    job.accountId,
+    job.record.file_id,
+    job.record.status,
+    job.record.version,
+    job.record.created,
+    job.queue,
+    job.runAfter,
+    job.leaseUntil,
+    JSON.stringify(job),
+  ];
+  const UPDATE_JOB = `UPDATE ${s}.jobs SET account_id = $2, file_id = $3, status = $4, version = $5, created = $6,
+    queue = $7, run_after = $8, lease_until = $9, body = $10 WHERE id = $1 AND version = $11`;
+
+  async function compareAndSet(
+    client: pg.PoolClient | pg.Pool,
+    job: StoredJob,
+    expected: number,
+  ): Promise<boolean> {
+    const updated = await client.query(UPDATE_JOB, [...jobValues(job), expected]);
+    return updated.rowCount === 1;
+  }
+
+  return {
+    shared: true,
+
+    async insertJob(job) {
+      await transaction(async (client) => {
+        await client.query(
+          `INSERT INTO ${s}.jobs (id, account_id, file_id, status, version, created, queue, run_after, lease_until, body)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+          jobValues(job),
+        );
+        await client.query('SELECT pg_notify($1, $2)', notify(jobChange(job)));
+      });
+    },
+
+    async getJob(jobId) {
+      const { rows } = await query<{ body: StoredJob }>(`SELECT body FROM ${s}.jobs WHERE id = $1`, [jobId]);
+      return rows[0]?.body;
+    },
+
+    async listJobs(q) {
+      const where: string[] = [];
+      const values: unknown[] = [];
+      if (q.accountId !== undefined) where.push(`account_id = $${values.push(q.accountId)}`);
+      if (q.fileId !== undefined) where.push(`file_id = $${values.push(q.fileId)}`);
+      if (q.statuses !== undefined) where.push(`status = ANY($${values.push([...q.statuses])})`);
+      const { rows } = await query<{ body: StoredJob }>(
+        `SELECT body FROM ${s}.jobs${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created, id`,
+        values,
+      );
+      return rows.map((r) => r.body);
+    },
+
+    async updateJob(job, expectedVersion) {
+      return transaction(async (client) => {
+        if (!(await compareAndSet(client, job, expectedVersion))) return false;
+        await client.query('SELECT pg_notify($1, $2)', notify(jobChange(job)));
+        return true;
+      });
+    },
+
+    async finishJob(job, expectedVersion, result) {
+      return transaction(async (client) => {
+        if (!(await compareAndSet(client, job, expectedVersion))) return false;
+        if (result) {
+          await client.query(
+            `INSERT INTO ${s}.results (job_id, account_id, file_id, job_created, body) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (job_id) DO NOTHING`,
+            [result.jobId, result.accountId, result.fileId, result.jobCreated, JSON.stringify(result)],
+          );
+        }
+        await client.query('SELECT pg_notify($1, $2)', notify(jobChange(job)));
+        return true;
+      });
+    },
+
+    async renewLease(jobId, owner, leaseUntil) {
+      const updated = await query(
+        `UPDATE ${s}.jobs SET lease_until = $3, body = jsonb_set(body, '{leaseUntil}', to_jsonb($3::bigint))
+         WHERE id = $1 AND status = 'running' AND body->>'leaseOwner' = $2`,
+        [jobId, owner, leaseUntil],
+      );
+      return updated.rowCount === 1;
+    },
+
+    async claimNext(claim: ClaimRequest) {
+      return transaction(async (client) => {
+        const { rows } = await client.query<{ body: StoredJob }>(
+          `SELECT body FROM ${s}.jobs
+           WHERE ((status = 'new' AND run_after <= $1) OR (status = 'running' AND lease_until < $1))
+             AND NOT (account_id = ANY($2)) AND NOT (queue = ANY($3))
+           ORDER BY created, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+          [claim.now, claim.excludeAccounts, claim.excludeQueues],
+        );
+        const job = rows[0]?.body;
+        if (!job) return undefined;
+        const claimed: StoredJob = {
+          ...job,
+          attempts: job.attempts + 1,
+          leaseOwner: claim.owner,
+          leaseUntil: claim.leaseUntil,
+          record: { ...job.record, status: 'running', version: job.record.version + 1 },
+        };
+        delete claimed.record.error;
+        await compareAndSet(client, claimed, job.record.version);
+        await client.query('SELECT pg_notify($1, $2)', notify(jobChange(claimed)));
+        return { previous: job, claimed };
+      });
+    },
+
+    async countJobs(statuses) {
+      const { rows } = await query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${s}.jobs WHERE status = ANY($1)`,
+        [[...statuses]],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+
+    async subscribe(listener) {
+      if (closed) throw new Error('The persistence has been closed.');
+      await migrated;
+      const client = await pool.connect();
+      const onNotification = (message: pg.Notification): void => {
+        if (message.channel !== CHANNEL || !message.payload) return;
+        try {
+          listener(JSON.parse(message.payload) as PersistenceChange);
+        } catch {
+          // A payload of another writer's shape is ignored.
+        }
+      };
+      client.on('notification', onNotification);
+      client.on('error', () => undefined);
+      await client.query(`LISTEN ${CHANNEL}`);
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        client.off('notification', onNotification);
+        await client.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
+        client.release();
+      };
+    },
+
+    async listResults(accountId, fileId) {
+      const { rows } = await query<{ body: StoredResult }>(
+        `SELECT body FROM ${s}.results WHERE account_id = $1 AND file_id = $2 ORDER BY job_created, job_id`,
+        [accountId, fileId],
+      );
+      return rows.map((r) => r.body);
+    },
+
+    async putTokenLayer(accountId, fileId, layer) {
+      await query(
+        `INSERT INTO ${s}.token_layers (account_id, file_id, body) VALUES ($1, $2, $3)
+         ON CONFLICT (account_id, file_id) DO UPDATE SET body = excluded.body`,
+        [accountId, fileId, JSON.stringify(layer)],
+      );
+    },
+
+    async getTokenLayer(accountId, fileId) {
+      const { rows } = await query<{ body: TokenLayer }>(
+        `SELECT body FROM ${s}.token_layers WHERE account_id = $1 AND file_id = $2`,
+        [accountId, fileId],
+      );
+      return rows[0]?.body;
+    },
+
+    async deleteFileData(accountId, fileId) {
+      await transaction(async (client) => {
+        await client.query(`DELETE FROM ${s}.token_layers WHERE account_id = $1 AND file_id = $2`, [
+          accountId,
+          fileId,
+        ]);
+        await client.query(`DELETE FROM ${s}.results WHERE account_id = $1 AND file_id = $2`, [
+          accountId,
+          fileId,
+        ]);
+      });
+    },
+
+    async putRules(accountId, rulesId, rules) {
+      if (rules === undefined) {
+        await query(`DELETE FROM ${s}.rules WHERE account_id = $1 AND rules_id = $2`, [accountId, rulesId]);
+        return;
+      }
+      await query(
+        `INSERT INTO ${s}.rules (account_id, rules_id, body) VALUES ($1, $2, $3)
+         ON CONFLICT (account_id, rules_id) DO UPDATE SET body = excluded.body`,
+        [accountId, rulesId, JSON.stringify(rules)],
+      );
+    },
+
+    async getRules(accountId, rulesId) {
+      const { rows } = await query<{ body: unknown }>(
+        `SELECT body FROM ${s}.rules WHERE account_id = $1 AND rules_id = $2`,
+        [accountId, rulesId],
+      );
+      return rows[0]?.body;
+    },
+
+    async insertTask(task) {
+      await transaction(async (client) => {
+        await client.query(
+          `INSERT INTO ${s}.tasks (id, account_id, file_id, status, version, created_at, body)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [
+            task.id,
+            task.accountId,
+            task.fileId,
+            task.status,
+            task.version,
+            task.createdAt,
+            JSON.stringify(task),
+          ],
+        );
+        await client.query(
+          'SELECT pg_notify($1, $2)',
+          notify({ kind: 'task', accountId: task.accountId, fileId: task.fileId }),
+        );
+      });
+    },
+
+    async getTask(accountId, taskId) {
+      const { rows } = await query<{ body: StoredTask }>(
+        `SELECT body FROM ${s}.tasks WHERE id = $1 AND account_id = $2`,
+        [taskId, accountId],
+      );
+      return rows[0]?.body;
+    },
+
+    async listTasks(q) {
+      const values: unknown[] = [q.accountId];
+      const where = ['account_id = $1'];
+      if (q.fileId !== undefined) where.push(`file_id = $${values.push(q.fileId)}`);
+      if (q.status !== undefined) where.push(`status = $${values.push(q.status)}`);
+      const { rows } = await query<{ body: StoredTask }>(
+        `SELECT body FROM ${s}.tasks WHERE ${where.join(' AND ')} ORDER BY created_at, seq`,
+        values,
+      );
+      return rows.map((r) => r.body);
+    },
+
+    async updateTask(task, expectedVersion) {
+      return transaction(async (client) => {
+        const updated = await client.query(
+          `UPDATE ${s}.tasks SET file_id = $3, status = $4, version = $5, created_at = $6, body = $7
+           WHERE id = $1 AND account_id = $2 AND version = $8`,
+          [
+            task.id,
+            task.accountId,
+            task.fileId,
+            task.status,
+            task.version,
+            task.createdAt,
+            JSON.stringify(task),
+            expectedVersion,
+          ],
+        );
+        if (updated.rowCount !== 1) return false;
+        await client.query(
+          'SELECT pg_notify($1, $2)',
+          notify({ kind: 'task', accountId: task.accountId, fileId: task.fileId }),
+        );
+        return true;
+      });
+    },
+
+    async putAccount(accountId, settings) {
+      await query(
+        `INSERT INTO ${s}.accounts (account_id, body) VALUES ($1, $2)
+         ON CONFLICT (account_id) DO UPDATE SET body = excluded.body`,
+        [accountId, JSON.stringify(settings)],
+      );
+    },
+
+    async listAccounts() {
+      const { rows } = await query<{ account_id: string; body: AccountSettings }>(
+        `SELECT account_id, body FROM ${s}.accounts ORDER BY account_id`,
+      );
+      return rows.map((r) => ({ accountId: r.account_id, settings: r.body }));
+    },
+
+    async putClient(client) {
+      await query(
+        `INSERT INTO ${s}.clients (client_id, account_id, body) VALUES ($1, $2, $3)
+         ON CONFLICT (client_id) DO UPDATE SET account_id = excluded.account_id, body = excluded.body`,
+        [client.clientId, client.accountId, JSON.stringify(client)],
+      );
+    },
+
+    async getClient(clientId) {
+      const { rows } = await query<{ body: StoredClient }>(
+        `SELECT body FROM ${s}.clients WHERE client_id = $1`,
+        [clientId],
+      );
+      return rows[0]?.body;
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await migrated.catch(() => undefined);
+      if (ownsPool) await pool.end();
+    },
+  };
+}
