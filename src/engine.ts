@@ -92,6 +92,8 @@ export interface JobOptions {
   retry?: Partial<RetryPolicy>;
   /** Lease of a running job in shared storage. Default 30 s. */
   leaseMs?: number;
+  /** Shared storage: how often to look for work besides change notifications. Default 1 s. */
+  pollMs?: number;
   /** How long `close()` waits for running jobs before leaving them to the next engine. Default 10 s. */
   shutdownGraceMs?: number;
 }
@@ -455,6 +457,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     queueConcurrency: { ...options.jobs?.queues },
     maxQueued: positive(options.jobs?.maxQueued, 10_000),
     leaseMs: positive(options.jobs?.leaseMs, 30_000),
+    pollMs: positive(options.jobs?.pollMs, 1000),
     retry: jobSettings.retry,
     timeoutOf: (job) => workflowOf(job)?.timeoutMs ?? jobSettings.timeoutMs,
     maxAttemptsOf: (job) => workflowOf(job)?.maxAttempts ?? jobSettings.retry.maxAttempts,
@@ -808,7 +811,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
           waiter.disarm();
           return state.answer ?? { fileId: record.fileId, status: 'IN PROGRESS' };
         }
-        await waiter.wait(remaining);
+        // With shared storage a notification can be lost (a dropped connection): look again every second.
+        await waiter.wait(persistence.shared ? Math.min(remaining, 1000) : remaining);
       }
     },
 
@@ -968,6 +972,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       await engine.ready.catch(() => undefined);
       await queue.stop(jobSettings.shutdownGraceMs);
       await Promise.allSettled([...writes]);
+      await unsubscribe?.().catch(() => undefined);
       if (ocr) await (await ocr).close();
       await persistence.close();
     },
@@ -990,6 +995,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }),
   );
   let copier: Promise<PdfPageCopier> | undefined;
+  let unsubscribe: (() => Promise<void>) | undefined;
   registry.register(
     splitWorkflow({
       namespace,
@@ -1005,6 +1011,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // macrotask, so workflows the host registers right after createEngine are known by then.
   (engine as { ready: Promise<void> }).ready = new Promise<void>((resolve) => setTimeout(resolve, 0))
     .then(async () => {
+      // Shared storage: other processes' changes wake result requests waiting here, and new or released
+      // jobs wake this process's claims.
+      if (persistence.shared && persistence.subscribe) {
+        unsubscribe = await persistence.subscribe((change) => {
+          if (change.fileId) signals.notify(fileKey(change.accountId, change.fileId));
+          if (change.kind === 'job') queue.poke();
+        });
+      }
       // Accounts stored by an earlier engine, unless this one configured them already.
       for (const { accountId, settings } of await persistence.listAccounts()) {
         if (!accounts.has(accountId)) accounts.configure(accountId, settings);
