@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { AccountDirectory, type AccountLimits, type AccountSettings } from './core/accounts.js';
+import { AccountDirectory } from './core/accounts.js';
 import { DocexError, toDocexError } from './core/errors.js';
 import { hashClientSecret, newClientSecret, verifyClientSecret } from './auth/client-secrets.js';
-import type { JobRecord, StoredJob, StoredResult } from './core/jobs.js';
+import type { StoredJob, StoredResult } from './core/jobs.js';
 import type { FileRecord, MediaType, TokenLayer } from './core/types.js';
 import { ingestDocument, type OcrMode } from './documents/ingest.js';
-import { readWithLimit, type UploadInput } from './documents/read-limited.js';
+import { readWithLimit } from './documents/read-limited.js';
 import { sniffMediaType } from './documents/sniff.js';
 import { createMemoryFileStore } from './adapters/stores/memory-file-store.js';
 import { createMemoryPersistence } from './adapters/persistence/memory-persistence.js';
@@ -15,297 +15,45 @@ import {
   defaultPdfPageCopier,
   defaultPdfReader,
 } from './default-adapters.js';
-import type { TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';
 import { extractFields } from './extraction/extract.js';
-import type { ExtractionResult, FieldResult, ResultField } from './extraction/types.js';
-import { createCatalogue, type Catalogue, type ResolvedSelection } from './products/catalogue.js';
-import type { FieldKind, FieldsetDefinition, ProductDefinition } from './products/types.js';
-import type { FileStore } from './ports/file-store.js';
+import { createCatalogue } from './products/catalogue.js';
+import type { FieldKind } from './products/types.js';
 import type { ImageBackend } from './ports/image-backend.js';
 import type { OcrEngine } from './ports/ocr-engine.js';
 import type { PdfReader } from './ports/pdf-reader.js';
 import type { PdfPageCopier } from './ports/pdf-page-copier.js';
 import { splitWorkflow } from './workflows/split.js';
-import type { JobPersistence } from './ports/job-persistence.js';
 import { createJobClock } from './queue/job-clock.js';
 import { FileSignals } from './queue/file-signals.js';
-import { JobQueue, type RetryPolicy } from './queue/job-queue.js';
-import { mergeResults } from './queue/merge-results.js';
+import { JobQueue } from './queue/job-queue.js';
+import { plainField, readResult } from './results/read-result.js';
 import { newJob } from './queue/new-job.js';
 import { extractWorkflow, ingestWorkflow } from './workflows/builtin.js';
 import { validateWorkflow } from './workflows/validate.js';
 import { createRulesChecker } from './conditions/rules.js';
 import type { RulesRecord } from './conditions/types.js';
-import { completeTask, correctionRun, toReviewTask, type ReviewTask } from './tasks/review-tasks.js';
+import { completeTask, toReviewTask } from './tasks/review-tasks.js';
 import { WorkflowRegistry } from './workflows/registry.js';
 import { createSchemaChecker } from './workflows/schema.js';
 import type { WorkflowDefinition } from './workflows/types.js';
-import { parseList, parseWorkflowOptions, v1ProductIds, type V1Selection } from './workflows/v1-upload.js';
+import { parseList, parseWorkflowOptions, v1ProductIds } from './workflows/v1-upload.js';
 
-export interface EngineOptions {
-  /** Where files and token layers are kept. Default: in memory. */
-  files?: FileStore;
-  /** PDF reader. Default: pdfjs-dist. */
-  pdf?: PdfReader;
-  /** Copies PDF pages into new PDFs (split children). Default: pdf-lib. */
-  pdfPages?: PdfPageCopier;
-  /** OCR engine, or options for the default tesseract.js pool. */
-  ocr?: OcrEngine | TesseractOcrOptions;
-  /** Image backend. Default: sharp when installed, else jimp. */
-  images?: ImageBackend | 'sharp' | 'jimp';
-  /** Jobs, results, token layers, rules and tasks. Default: in memory (nothing survives the process). */
-  persistence?: JobPersistence;
-  /** Custom workflows, registered before unfinished jobs found in `persistence` are taken up. */
-  workflows?: WorkflowDefinition[];
-  /** The job queue. */
-  jobs?: JobOptions;
-  /** Prefix of built-in workflow and fieldset ids. Default `svc`. */
-  namespace?: string;
-  /** Limits of accounts that were not configured otherwise. */
-  limits?: Partial<AccountLimits>;
-  /** Host products and fieldsets, registered on top of the built-in catalogue. */
-  products?: { fieldsets?: FieldsetDefinition[]; products?: ProductDefinition[] };
-  ingest?: {
-    /** Resolution PDF pages are rendered at for OCR. Default 300. */
-    dpi?: number;
-    /** Largest image decoded or page rendered, in pixels. Default 40 million. */
-    maxPixels?: number;
-    /** Default OCR mode. */
-    ocr?: OcrMode;
-    /** Pages of one document read at the same time. Default: the number of OCR workers. */
-    pageConcurrency?: number;
-  };
-}
-
-export interface JobOptions {
-  /** Jobs running at once. Default 4. */
-  concurrency?: number;
-  /** Jobs of one account running at once. Default: `concurrency`. */
-  accountConcurrency?: number;
-  /** Limits of named queues (a workflow's `queue`), e.g. `{ ocr: 2 }`. */
-  queues?: Record<string, number>;
-  /** Jobs waiting beyond which invocations are refused with QUEUE_FULL. Default 10,000. */
-  maxQueued?: number;
-  /** Time limit of one run of a job, unless its workflow says otherwise. Default 10 minutes. */
-  timeoutMs?: number;
-  /** Retries of runs that failed with a transient error. Default 3 runs, 1 s doubling, at most 60 s. */
-  retry?: Partial<RetryPolicy>;
-  /** Lease of a running job in shared storage. Default 30 s. */
-  leaseMs?: number;
-  /** Shared storage: how often to look for work besides change notifications. Default 1 s. */
-  pollMs?: number;
-  /** How long `close()` waits for running jobs before leaving them to the next engine. Default 10 s. */
-  shutdownGraceMs?: number;
-}
-
-/** The upload record of a v2 upload: `id` equals `fileId`. */
-export interface UploadRecordV2 {
-  id: string;
-  fileId: string;
-  uploadedAt: string;
-  status: 'RECEIVED';
-}
-
-/** The upload record of a v1 upload (no `id`). */
-export interface UploadRecordV1 {
-  fileId: string;
-  uploadedAt: string;
-  status: 'RECEIVED';
-}
-
-export interface UploadV1Options
-  extends
-    Omit<UploadOptions, 'enforcePageLimit' | 'parent' | 'tags' | 'locale' | 'flow' | 'fileId'>,
-    V1Selection {
-  /** A tag, or several, to group documents (`listFiles({tag})`). */
-  tags?: string | string[];
-  /** `validate` (or another workflow offered to v1); default: extraction. */
-  workflowId?: string;
-  /** A JSON object (string or parsed) for the chosen workflow. */
-  workflowOptions?: string | Record<string, unknown>;
-  /** Locale of this document (how its dates are read). */
-  locale?: string;
-}
-
-/** The answer of a workflow invocation: the job record and the id of the queued message. */
-export interface Invocation {
-  job: JobRecord;
-  message_id: string;
-}
-
-/** The result record of a file. */
-export type ResultRecord =
-  | { fileId: string; status: 'FINALISED'; results: { timestamp: string; fields: ResultField[] } }
-  | { fileId: string; status: 'IN PROGRESS' };
-
-export interface ResultOptions {
-  accountId?: string;
-  /**
-   * How long to wait for pending work, in ms (0 answers at once). Default: 30 s for a v1 upload,
-   * 0 for a v2 one. At most 5 minutes.
-   */
-  timeoutMs?: number;
-  /** Caps the wait, the default one included (an HTTP host's limit). */
-  maxWaitMs?: number;
-  verbose?: boolean;
-}
-
-/** Events a host can subscribe to with `engine.on`. */
-export interface EngineEvents {
-  /** A job was created or changed (status, version). */
-  job: { accountId: string; job: JobRecord };
-  /** A job stored fields for a file's result. */
-  result: { accountId: string; fileId: string; jobId: string; workflowId: string };
-  /** Storing a change of a job failed; the job is taken up again when the engine restarts. */
-  error: { jobId: string; error: DocexError };
-}
-
-export interface UploadOptions {
-  /** Owner of the file. Default `default`. */
-  accountId?: string;
-  /** The client's file name: kept as information, never used as a path. */
-  name?: string;
-  /** Unknown upload fields, kept with the file. */
-  metadata?: Record<string, unknown>;
-  /** Refuse a PDF over the account's page limit at upload (v2). Default true. */
-  enforcePageLimit?: boolean;
-  /** For a split child: the parent file and page range. */
-  parent?: FileRecord['parent'];
-  /** Id for the new file (a UUID); made by the engine when absent. */
-  fileId?: string;
-  /** Tags to group documents. */
-  tags?: string[];
-  /** Locale of this document. */
-  locale?: string;
-  /** Which upload flow made the file (see FileRecord.flow). */
-  flow?: FileRecord['flow'];
-}
-
-export interface IngestCallOptions {
-  accountId?: string;
-  ocr?: OcrMode;
-  /** Read the document again even when a token layer is stored. */
-  force?: boolean;
-}
-
-export interface ExtractOptions {
-  accountId?: string;
-  /** Locale of this document; the account's locale otherwise. */
-  locale?: string;
-  /** Add the printed text, the typed value and the alternatives considered to each field. */
-  verbose?: boolean;
-}
-
-export interface Engine {
-  readonly namespace: string;
-  /** The product catalogue of this engine (built-ins plus the host's). */
-  readonly catalogue: Catalogue;
-  defineFieldset(definition: FieldsetDefinition): void;
-  defineProduct(definition: ProductDefinition): void;
-  /**
-   * Reads the fields of the given products (`invoices:2`, `invoices`, `svc.invoice`) from a file,
-   * ingesting it first when it has no token layer. Every field of every selected fieldset is present.
-   */
-  extract(fileId: string, productIds: string[], options?: ExtractOptions): Promise<ExtractionResult>;
-  /** Resolves product and fieldset ids for an account (throws UNKNOWN_PRODUCT or PRODUCT_NOT_ALLOWED). */
-  resolveProducts(productIds: string[], options?: { accountId?: string }): ResolvedSelection;
-  /** Stores a file (the low-level upload both flows use). */
-  upload(input: UploadInput, options?: UploadOptions): Promise<FileRecord>;
-  /** The v2 upload: the page limit is enforced here; then invoke workflows on the file. */
-  uploadV2(
-    input: UploadInput,
-    options?: Omit<UploadOptions, 'enforcePageLimit' | 'flow'>,
-  ): Promise<UploadRecordV2>;
-  /**
-   * The v1 upload: chooses what to extract (exactly one of products, fieldSets, fieldSet) and queues
-   * the extraction (or the workflow named by `workflowId`) itself. The page limit is not checked here:
-   * a longer document's job fails with PAGE_LIMIT_EXCEEDED, as the interface describes.
-   */
-  uploadV1(input: UploadInput, options: UploadV1Options): Promise<UploadRecordV1>;
-  getFile(fileId: string, options?: { accountId?: string }): Promise<FileRecord>;
-  /** The bytes of a file, as uploaded. */
-  readFile(fileId: string, options?: { accountId?: string }): Promise<Uint8Array>;
-  listFiles(options?: { accountId?: string; tag?: string }): Promise<FileRecord[]>;
-  deleteFile(fileId: string, options?: { accountId?: string }): Promise<boolean>;
-  /** The svc.ingest work: reads the file into its token layer and stores it with the file. */
-  ingest(fileId: string, options?: IngestCallOptions): Promise<TokenLayer>;
-  /** The stored token layer, or undefined when the file has not been ingested. */
-  getTokenLayer(fileId: string, options?: { accountId?: string }): Promise<TokenLayer | undefined>;
-  /** Limits, locale and product subscriptions of an account (unset ones keep their value). */
-  configureAccount(
-    accountId: string,
-    settings: { limits?: Partial<AccountLimits>; locale?: string; subscriptions?: string[] },
-  ): AccountSettings;
-  getAccount(accountId: string): AccountSettings;
-  /**
-   * Creates an API client of an account (OAuth 2.0 client credentials). The secret is returned once
-   * and stored only as a hash. A given client id replaces that client.
-   */
-  createClient(
-    accountId: string,
-    options?: { clientId?: string; clientSecret?: string },
-  ): Promise<{ clientId: string; clientSecret: string }>;
-  /** The account of a client whose secret matches (compared in constant time), or undefined. */
-  authenticateClient(clientId: string, clientSecret: string): Promise<string | undefined>;
-  /** Registers a custom workflow, invoked by its id like the built-in ones. */
-  registerWorkflow(definition: WorkflowDefinition): void;
-  /** Ids of the registered workflows. */
-  workflowIds(): string[];
-  /** The registered workflows with their input schemas (for API documents). */
-  describeWorkflows(): Array<{ id: string; inputsSchema: object }>;
-  /**
-   * Queues a job of a workflow. Refused before anything is stored: an unknown workflow, inputs that do
-   * not fit its schema (every problem listed), an unknown file, a product the account may not use, a
-   * full queue.
-   */
-  invoke(
-    workflowId: string,
-    body: { inputs: Record<string, unknown> },
-    options?: { accountId?: string },
-  ): Promise<Invocation>;
-  getJob(jobId: string, options?: { accountId?: string }): Promise<JobRecord>;
-  /** The job as the invocation answered it, `{job, message_id}`, with its current status. */
-  getInvocation(jobId: string, options?: { accountId?: string }): Promise<Invocation>;
-  listJobs(options?: { accountId?: string; fileId?: string }): Promise<JobRecord[]>;
-  /** Cancels a queued job (JOB_NOT_CANCELLABLE once it runs). */
-  cancelJob(jobId: string, options?: { accountId?: string }): Promise<JobRecord>;
-  /**
-   * The file's result: FINALISED with the merged fields of its finished runs, or IN PROGRESS while work
-   * is pending after the wait. When the newest job on the file failed, throws that job's error.
-   */
-  getResult(fileId: string, options?: ResultOptions): Promise<ResultRecord>;
-  /**
-   * Stores validation rules under an id of the caller's choice (any string of 1 to 256 characters),
-   * replacing rules of that id. Refused with INVALID_RULES (422) listing every problem and its path.
-   */
-  putValidationRules(rulesId: string, rules: unknown, options?: { accountId?: string }): Promise<RulesRecord>;
-  getValidationRules(rulesId: string, options?: { accountId?: string }): Promise<RulesRecord>;
-  /** Review tasks of the account, oldest first, by status and file. */
-  listTasks(options?: {
-    accountId?: string;
-    status?: 'open' | 'completed';
-    fileId?: string;
-  }): Promise<ReviewTask[]>;
-  getTask(taskId: string, options?: { accountId?: string }): Promise<ReviewTask>;
-  /**
-   * Completes a task with the reviewer's values (keys: the task's field ids or their result names);
-   * the file's result then carries them. A completed task, or another account's, is an error.
-   */
-  completeTask(
-    taskId: string,
-    body: { values: Record<string, unknown> },
-    options?: { accountId?: string },
-  ): Promise<ReviewTask>;
-  /** Subscribes to an event; returns the function that unsubscribes. */
-  on<E extends keyof EngineEvents>(event: E, listener: (payload: EngineEvents[E]) => void): () => void;
-  /** Resolves when unfinished jobs found in persistence have been taken up. */
-  readonly ready: Promise<void>;
-  /**
-   * Stops taking work, waits for running jobs (jobs.shutdownGraceMs; those still running are taken up by
-   * the next engine on the same persistence), ends OCR workers and closes the persistence.
-   */
-  close(): Promise<void>;
-}
+export type {
+  Engine,
+  EngineEvents,
+  EngineOptions,
+  ExtractOptions,
+  IngestCallOptions,
+  Invocation,
+  JobOptions,
+  ResultOptions,
+  ResultRecord,
+  UploadOptions,
+  UploadRecordV1,
+  UploadRecordV2,
+  UploadV1Options,
+} from './engine-types.js';
+import type { Engine, EngineEvents, EngineOptions } from './engine-types.js';
 
 const DEFAULT_ACCOUNT = 'default';
 const MAX_RESULT_WAIT_MS = 5 * 60_000;
@@ -533,48 +281,6 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return { stored, check: prepare };
   }
 
-  /** The answer for a file now: the result, or undefined while work is pending (and why). */
-  async function resultState(
-    accountId: string,
-    record: FileRecord,
-    verbose: boolean,
-  ): Promise<{ answer?: ResultRecord; openTasks: boolean }> {
-    const jobs = await persistence.listJobs({ accountId, fileId: record.fileId });
-    const tasks = await persistence.listTasks({ accountId, fileId: record.fileId });
-    const openTasks = tasks.some((t) => t.status === 'open');
-    if (openTasks || jobs.some((j) => j.record.status === 'new' || j.record.status === 'running')) {
-      return { openTasks };
-    }
-    const newest = jobs.filter((j) => j.record.status !== 'cancelled').at(-1);
-    if (!newest) {
-      throw new DocexError(
-        'NO_RESULT',
-        `No workflow has run on file ${record.fileId}; invoke one (${namespace}.extract) first.`,
-      );
-    }
-    if (newest.record.status === 'failed' && newest.record.error) {
-      const { code, message, details } = newest.record.error;
-      throw new DocexError(code, message, details ? { details } : {});
-    }
-    // Reviewers' corrections merge as runs just after their validation job: a later run replaces them.
-    const runs: Array<Pick<StoredResult, 'jobCreated' | 'timestamp' | 'fields'>> = [
-      ...(await persistence.listResults(accountId, record.fileId)),
-      ...tasks.flatMap((t) => correctionRun(t) ?? []),
-    ].sort((a, b) => (a.jobCreated < b.jobCreated ? -1 : a.jobCreated > b.jobCreated ? 1 : 0));
-    const merged = mergeResults(runs);
-    return {
-      openTasks: false,
-      answer: {
-        fileId: record.fileId,
-        status: 'FINALISED',
-        results: {
-          timestamp: merged.timestamp || newest.record.created.slice(0, 23) + 'Z',
-          fields: verbose ? merged.fields : merged.fields.map(plainField),
-        },
-      },
-    };
-  }
-
   function checkRulesId(rulesId: string): string {
     if (typeof rulesId !== 'string' || rulesId.length === 0 || rulesId.length > 256) {
       throw new DocexError('INVALID_ARGUMENT', 'A rules id is a string of 1 to 256 characters.');
@@ -794,9 +500,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
       for (;;) {
         // Armed before reading, so a change between the read and the wait wakes us.
         const waiter = signals.arm(key);
-        let state: Awaited<ReturnType<typeof resultState>>;
+        let state: Awaited<ReturnType<typeof readResult>>;
         try {
-          state = await resultState(accountId, record, opts.verbose === true);
+          state = await readResult(persistence, accountId, record, {
+            verbose: opts.verbose === true,
+            namespace,
+          });
         } catch (error) {
           waiter.disarm();
           throw error;
@@ -1055,19 +764,6 @@ function positive(value: number | undefined, fallback: number): number {
 function ocrWorkers(engine: OcrEngine): number {
   const size = (engine as { size?: unknown }).size;
   return typeof size === 'number' && size >= 1 ? size : 1;
-}
-
-/** Exactly the spec's field object: name, value, confidence, boundingBox. */
-function plainField(field: FieldResult): FieldResult;
-function plainField(field: ResultField): ResultField;
-function plainField(field: ResultField): ResultField {
-  if (!('confidence' in field)) return { name: field.name, value: field.value, boundingBox: null };
-  return {
-    name: field.name,
-    value: field.value,
-    confidence: field.confidence,
-    boundingBox: field.boundingBox,
-  };
 }
 
 function isOcrEngine(value: unknown): value is OcrEngine {
