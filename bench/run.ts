@@ -12,11 +12,19 @@
  *      v2 upload MB/s of a 3-page scanned-like PDF    vs  bare node:http reading the body (and parsing it
  *      with busboy); a load test of 200 concurrent v2 uploads, each invoking svc.extract, checked for
  *      anything lost (the run fails if so)
+ *   7. split (svc.split, invoke to verbose result): pages/s of a 100-page text PDF of 38 invoices, also
+ *      as ingestion vs split decisions and children   vs  pdftotext -bbox-layout of the same file;
+ *      pages/s of a 20-page scanned PDF of 8 invoices (200 dpi JPEG pages) and the share in OCR
+ *                                                     vs  native tesseract on the page images, one
+ *      process per core; each split checked against the true documents (exactly right, boundary F1)
+ *   8. PostgreSQL scale-out: no-op jobs/s with 1, 2 and 3 engine processes (each concurrency 4) on one
+ *      PostgreSQL (DOCEX_PG_URL, or a throwaway cluster; n/a without)  vs  SQLite in one process
  * Prints a table and writes bench/out/results.json. A missing native tool gives "n/a", never a failure;
  * an HTTP load test that lost anything fails the run (exit code 1, after the results are written).
  * Run: npm run bench
  * Some sections only: npm run bench -- --only queue   (or node dist/bench/run.js --only text,queue, or
- *   DOCEX_BENCH_ONLY=queue npm run bench); section names: text, ocr, pipeline, queue, rules, http.
+ *   DOCEX_BENCH_ONLY=queue npm run bench); section names: text, ocr, pipeline, queue, rules, http,
+ *   split, pg.
  *   Such a partial run writes bench/out/results-<names>.json instead, so results.json stays the last
  *   full run.
  */
@@ -32,6 +40,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { createEngine, type Engine } from '../src/index.js';
 import type { ResultRecord } from '../src/engine.js';
+import type { TokenLayer } from '../src/core/types.js';
 import { createNodeListener } from '../src/adapters/http/node-listener.js';
 import { createFetchHandler } from '../src/http/fetch-handler.js';
 import { readMultipart } from '../src/http/multipart.js';
@@ -40,6 +49,10 @@ import { createMemoryPersistence } from '../src/adapters/persistence/memory-pers
 import { createSqlitePersistence } from '../src/adapters/persistence/sqlite-persistence.js';
 import { createTesseractOcr, englishModelDir } from '../src/adapters/ocr/tesseract-ocr.js';
 import { createPdfjsReader } from '../src/adapters/pdf/pdfjs-reader.js';
+import { createPdfLibCopier } from '../src/adapters/pdf/pdf-lib-copier.js';
+import { planSplit } from '../src/split/boundaries.js';
+import { pageFeatures } from '../src/split/page-features.js';
+import { sliceTokenLayer } from '../src/split/slice-layer.js';
 import { encodePgm } from '../src/documents/raster.js';
 import { createRulesChecker } from '../src/conditions/rules.js';
 import { DocexError } from '../src/core/errors.js';
@@ -69,7 +82,7 @@ import {
   type UploadsResult,
   type UploadsSpec,
 } from './lib/http.js';
-import { encodeGreyPng } from './lib/png.js';
+import { encodeGreyPng } from '../src/review/png.js';
 import {
   noopWorkflow,
   promisePoolBaseline,
@@ -93,6 +106,22 @@ import {
   type Rate,
 } from './lib/rules.js';
 import { fmt, formatTable, splitWords, wordRecall } from './lib/report.js';
+import { makeMultiDocument, makeScannedMulti, pageCountsSumming } from './lib/multi.js';
+import {
+  coveredMs,
+  median,
+  resetTimings,
+  runSplit,
+  scoreSplit,
+  timedCopier,
+  timedOcr,
+  timedPdfReader,
+  wrongDecisions,
+  type SplitRun,
+  type SplitScore,
+  type Timings,
+} from './lib/split.js';
+import { benchPg, pgSummaryRows } from './lib/pg.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 // bench/out of the repository, also when running compiled from dist/bench (npm run bench).
@@ -137,8 +166,21 @@ const HTTP_UPLOAD_PX = [1100, 1000] as const;
 const HTTP_LOAD_UPLOADS = 200;
 const HTTP_LOAD_TIMEOUT_MS = 180_000;
 const HTTP_PRODUCTS = ['invoices:2'];
+// Split: a 100-page text PDF of 38 invoices (1 to 4 pages each), 3 rounds; a 20-page scan of 8
+// invoices (200 dpi greyscale JPEG pages), one measured run (OCR takes some 10 to 30 s on 2 cores).
+const SPLIT_SEED = 7001;
+const SPLIT_TEXT_PAGES = 100;
+const SPLIT_TEXT_DOCS = 38;
+const SPLIT_TEXT_ROUNDS = 3;
+const SPLIT_SCAN_PAGES = 20;
+const SPLIT_SCAN_DOCS = 8;
+const SPLIT_SCAN_DPI = 200;
+/** Share of the documents with printed page numbers ("Page 2 of 3", "Seite 1/2", "- 2 -"...). */
+const SPLIT_PAGE_MARKS = 0.5;
+const SPLIT_TIMEOUT_MS = 300_000;
+const SPLIT_LIMITS = { maxPages: 200, maxFileBytes: 200e6 };
 
-const SECTIONS = ['text', 'ocr', 'pipeline', 'queue', 'rules', 'http'] as const;
+const SECTIONS = ['text', 'ocr', 'pipeline', 'queue', 'rules', 'http', 'split', 'pg'] as const;
 type Section = (typeof SECTIONS)[number];
 
 type Measured = { seconds: number; pages: number; pagesPerSecond: number };
@@ -1548,6 +1590,557 @@ async function checkLoadTest(
 }
 
 // ---------------------------------------------------------------------------------------------------
+// 7. Split
+
+type CallMs = Record<string, { calls: number; ms: number }>;
+
+/** Calls and summed milliseconds of each timed method (the spans left out). */
+function callMs(...timings: Timings[]): CallMs {
+  const out: CallMs = {};
+  for (const t of timings) {
+    for (const [name, v] of Object.entries(t)) if (v.calls > 0) out[name] = { calls: v.calls, ms: v.ms };
+  }
+  return out;
+}
+
+const msOf = (calls: CallMs, name: string): number => calls[name]?.ms ?? 0;
+
+function describeCalls(calls: CallMs): string {
+  const parts = Object.entries(calls).map(([name, v]) => `${name} ${fmt(v.ms, 'ms')} (${v.calls})`);
+  return parts.length === 0 ? 'none' : parts.join(', ');
+}
+
+function scoreLine(score: SplitScore): string {
+  return (
+    `${score.children} children for ${score.documents} documents: exactly right ${yesNo(score.exact)};` +
+    ` boundary precision ${fmt(score.precision)}, recall ${fmt(score.recall)}, F1 ${fmt(score.f1)}` +
+    (score.missed.length > 0 ? `; missed starts at pages ${score.missed.join(', ')}` : '') +
+    (score.extra.length > 0 ? `; wrong cuts at pages ${score.extra.join(', ')}` : '')
+  );
+}
+
+/** The engine's split features and plan of a token layer, timed alone (median of `rounds`). */
+function featuresAlone(engine: Engine, layer: TokenLayer, rounds: number) {
+  const fields = engine.catalogue.fieldsets().flatMap((f) => f.fields);
+  const featureMs: number[] = [];
+  const planMs: number[] = [];
+  const sliceMs: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const s = performance.now();
+    for (const page of layer.pages) sliceTokenLayer(layer, page.pageNum, page.pageNum, layer.fileId);
+    sliceMs.push(performance.now() - s);
+    const a = performance.now();
+    const features = pageFeatures(layer, fields);
+    const b = performance.now();
+    planSplit(features);
+    planMs.push(performance.now() - b);
+    featureMs.push(b - a);
+  }
+  return { featuresMs: median(featureMs), planMs: median(planMs), sliceMs: median(sliceMs) };
+}
+
+/** Where the split phase (decisions and children, on an ingested file) spends its time. */
+function splitPhaseParts(run: SplitRun, alone: ReturnType<typeof featuresAlone>, calls: CallMs) {
+  const copyMs = msOf(calls, 'copyPages');
+  const childPdfOpenMs = msOf(calls, 'open');
+  return {
+    wallMs: run.seconds * 1000,
+    queuedMs: run.queuedMs,
+    jobRunMs: run.runMs,
+    resultMs: run.resultMs,
+    featuresMsAlone: alone.featuresMs,
+    /** Of the features: each page's slice of the token layer (the rest is extractFields on it). */
+    pageSlicesMsAlone: alone.sliceMs,
+    planMsAlone: alone.planMs,
+    copyPagesMs: copyMs,
+    /** Uploading each child counts its pages: pdfjs opens it. */
+    childPdfOpenMs,
+    otherMs: run.runMs - alone.featuresMs - alone.planMs - copyMs - childPdfOpenMs,
+  };
+}
+
+function logSplitParts(parts: ReturnType<typeof splitPhaseParts>, pages: number, children: number): void {
+  log(
+    `               split phase ${fmt(parts.wallMs, 'ms')}: queue ${fmt(parts.queuedMs, 'ms')}, job ${fmt(parts.jobRunMs, 'ms')},` +
+      ` verbose result read ${fmt(parts.resultMs, 'ms')}; in the job: page features ${fmt(parts.featuresMsAlone, 'ms')}` +
+      ` (${fmt(parts.featuresMsAlone / pages, 'ms/page')}, timed alone: slicing each page's token layer` +
+      ` ${fmt(parts.pageSlicesMsAlone, 'ms')}, the rest extractFields of 8 cue fields on each page),` +
+      ` decisions ${fmt(parts.planMsAlone, 'ms')}, copying ${children} child PDFs (pdf-lib) ${fmt(parts.copyPagesMs, 'ms')},` +
+      ` pdfjs opening each child to count its pages ${fmt(parts.childPdfOpenMs, 'ms')},` +
+      ` the rest (child uploads, token layers sliced and stored, stored layer read) ${fmt(parts.otherMs, 'ms')}`,
+  );
+}
+
+async function pdftotextRound(file: string, out: string): Promise<number> {
+  const { seconds } = await timed(() => run('pdftotext', ['-bbox-layout', file, out]));
+  return seconds;
+}
+
+async function splitTextCase(dir: string) {
+  const counts = pageCountsSumming(SPLIT_SEED, SPLIT_TEXT_DOCS, SPLIT_TEXT_PAGES);
+  const multi = await makeMultiDocument({
+    seed: SPLIT_SEED,
+    pageCounts: counts,
+    pageMarks: SPLIT_PAGE_MARKS,
+  });
+  const pages = multi.pages.length;
+  const file = path.join(dir, `text-${pages}.pdf`);
+  await writeFile(file, multi.pdf);
+  log(
+    `   (1) text PDF: ${pages} pages, ${multi.segments.length} invoices of 1-4 pages (${multi.marked} with printed page` +
+      ` numbers), ${fmt(multi.pdf.byteLength / 1024, 'KiB')}; ${SPLIT_TEXT_ROUNDS} rounds after a warm-up round, figures are medians`,
+  );
+  log(
+    '       each round: upload (not timed), invoke -> verbose result (end to end); then a second upload,' +
+      ' engine.ingest (ingestion), invoke -> result (split phase); then pdftotext -bbox-layout of the file',
+  );
+  const reader = timedPdfReader(createPdfjsReader());
+  const copier = timedCopier(createPdfLibCopier());
+  const engine = createEngine({ limits: SPLIT_LIMITS, pdf: reader.reader, pdfPages: copier.copier });
+  const pdftotextMissing = missingTool('pdftotext', ['-v']);
+  let baselineError: string | undefined;
+  const out = path.join(dir, 'text.html');
+  const rounds: Array<{
+    endToEnd: SplitRun;
+    endToEndCalls: CallMs;
+    ingestSeconds: number;
+    ingestCalls: CallMs;
+    split: SplitRun;
+    splitCalls: CallMs;
+    parts: ReturnType<typeof splitPhaseParts>;
+    tokens: number;
+    pdftotextSeconds?: number;
+  }> = [];
+  try {
+    // Warm-up: the same file both ways through the engine (a smaller one left the first measured
+    // round at half speed: code not yet optimised), and pdftotext once.
+    await runSplit(engine, (await engine.uploadV2(multi.pdf)).fileId, SPLIT_TIMEOUT_MS);
+    const warmId = (await engine.uploadV2(multi.pdf)).fileId;
+    await engine.ingest(warmId);
+    await runSplit(engine, warmId, SPLIT_TIMEOUT_MS);
+    if (!pdftotextMissing) {
+      await pdftotextRound(file, out).catch((error: Error) => {
+        baselineError = `pdftotext failed: ${error.message}`;
+      });
+    }
+    for (let r = 0; r < SPLIT_TEXT_ROUNDS; r++) {
+      const whole = await engine.uploadV2(multi.pdf);
+      resetTimings(reader.timings);
+      resetTimings(copier.timings);
+      const endToEnd = await runSplit(engine, whole.fileId, SPLIT_TIMEOUT_MS);
+      const endToEndCalls = callMs(reader.timings, copier.timings);
+
+      const parted = await engine.uploadV2(multi.pdf);
+      resetTimings(reader.timings);
+      resetTimings(copier.timings);
+      const ingest = await timed(() => engine.ingest(parted.fileId));
+      const ingestCalls = callMs(reader.timings);
+      resetTimings(reader.timings);
+      const split = await runSplit(engine, parted.fileId, SPLIT_TIMEOUT_MS);
+      const splitCalls = callMs(reader.timings, copier.timings);
+      const parts = splitPhaseParts(split, featuresAlone(engine, ingest.value, 3), splitCalls);
+      const round: (typeof rounds)[number] = {
+        endToEnd,
+        endToEndCalls,
+        ingestSeconds: ingest.seconds,
+        ingestCalls,
+        split,
+        splitCalls,
+        parts,
+        tokens: ingest.value.tokens.length,
+      };
+      if (!pdftotextMissing && !baselineError) {
+        try {
+          round.pdftotextSeconds = await pdftotextRound(file, out);
+        } catch (error) {
+          baselineError = `pdftotext failed: ${(error as Error).message}`;
+        }
+      }
+      rounds.push(round);
+    }
+  } finally {
+    await engine.close();
+  }
+
+  const pick = (value: (r: (typeof rounds)[number]) => number) => {
+    const sorted = [...rounds].sort((a, b) => value(a) - value(b));
+    return sorted[Math.floor(sorted.length / 2)]!;
+  };
+  const e2eRound = pick((r) => r.endToEnd.seconds);
+  const ingestRound = pick((r) => r.ingestSeconds);
+  const splitRound = pick((r) => r.split.seconds);
+  const found = (run: SplitRun) => run.children.map((c) => c.pages);
+  const score = scoreSplit(multi.segments, found(e2eRound.endToEnd));
+  // Every run must find the same children (the split is deterministic).
+  const consistent = rounds.every(
+    (r) =>
+      JSON.stringify(found(r.endToEnd)) === JSON.stringify(found(e2eRound.endToEnd)) &&
+      JSON.stringify(found(r.split)) === JSON.stringify(found(e2eRound.endToEnd)),
+  );
+  const wrong = wrongDecisions(multi.segments, e2eRound.endToEnd.decisions);
+  const endToEnd = measured(e2eRound.endToEnd.seconds, pages);
+  const ingestion = measured(ingestRound.ingestSeconds, pages);
+  const splitPhase = measured(splitRound.split.seconds, pages);
+  const e2eParts = e2eRound.endToEnd;
+  log(
+    `   docex     : end to end ${fmt(endToEnd.seconds, 's')} = ${fmt(endToEnd.pagesPerSecond, 'pages/s')}` +
+      ` (rounds: ${rounds.map((r) => fmt(pages / r.endToEnd.seconds)).join(', ')};` +
+      ` queue ${fmt(e2eParts.queuedMs, 'ms')}, job ${fmt(e2eParts.runMs, 'ms')}, result read ${fmt(e2eParts.resultMs, 'ms')})`,
+  );
+  log(
+    `               ingestion ${fmt(ingestion.seconds, 's')} = ${fmt(ingestion.pagesPerSecond, 'pages/s')}` +
+      ` (${ingestRound.tokens} tokens; pdfjs calls summed over ${os.availableParallelism()} pages at a time: ${describeCalls(ingestRound.ingestCalls)})`,
+  );
+  log(
+    `               split on the ingested file ${fmt(splitPhase.seconds, 's')} = ${fmt(splitPhase.pagesPerSecond, 'pages/s')}` +
+      ` (rounds: ${rounds.map((r) => fmt(pages / r.split.seconds)).join(', ')})`,
+  );
+  logSplitParts(splitRound.parts, pages, splitRound.split.children.length);
+  log(
+    `   split     : ${scoreLine(score)}${consistent ? '' : ' (NOTE: the rounds did not all find the same children)'}`,
+  );
+  for (const line of wrong.slice(0, 10)) log(`               ${line}`);
+
+  let baseline: Baseline;
+  const reason = pdftotextMissing ?? baselineError;
+  if (reason) {
+    baseline = { ok: false, reason };
+    log(`   pdftotext : ${na(reason)}`);
+  } else {
+    const seconds = rounds.map((r) => r.pdftotextSeconds!);
+    const html = await readFile(out, 'utf8');
+    const words = [...html.matchAll(/<word [^>]*>/g)].length;
+    const tool = toolVersion('pdftotext', ['-v']);
+    baseline = {
+      ok: true,
+      ...measured(median(seconds), pages),
+      rounds: seconds.map((s) => pages / s),
+      words,
+      tool,
+    };
+    log(
+      `   pdftotext : -bbox-layout, ${pages} pages in ${fmt(baseline.seconds, 's')} = ${fmt(baseline.pagesPerSecond, 'pages/s')}` +
+        ` (rounds: ${seconds.map((s) => fmt(pages / s)).join(', ')}; ${words} words; ${tool})`,
+    );
+  }
+  const ratio = baseline.ok ? endToEnd.pagesPerSecond / baseline.pagesPerSecond : undefined;
+  const ingestRatio = baseline.ok ? ingestion.pagesPerSecond / baseline.pagesPerSecond : undefined;
+  if (ratio !== undefined && ingestRatio !== undefined) {
+    log(`   ratio docex/pdftotext: end to end ${small(ratio)}, ingestion alone ${small(ingestRatio)}`);
+  }
+  return {
+    pages,
+    documents: multi.segments.length,
+    markedDocuments: multi.marked,
+    pdfBytes: multi.pdf.byteLength,
+    pageCounts: counts,
+    rounds: SPLIT_TEXT_ROUNDS,
+    endToEnd: {
+      ...endToEnd,
+      rounds: rounds.map((r) => pages / r.endToEnd.seconds),
+      queuedMs: e2eParts.queuedMs,
+      jobRunMs: e2eParts.runMs,
+      resultMs: e2eParts.resultMs,
+      usage: e2eParts.usage,
+      adapterCalls: e2eRound.endToEndCalls,
+    },
+    ingestion: {
+      ...ingestion,
+      rounds: rounds.map((r) => pages / r.ingestSeconds),
+      tokens: ingestRound.tokens,
+      adapterCalls: ingestRound.ingestCalls,
+    },
+    splitPhase: {
+      ...splitPhase,
+      rounds: rounds.map((r) => pages / r.split.seconds),
+      breakdownMs: splitRound.parts,
+      adapterCalls: splitRound.splitCalls,
+    },
+    correctness: { ...score, consistentAcrossRounds: consistent, wrongDecisions: wrong },
+    truth: multi.segments,
+    found: found(e2eRound.endToEnd),
+    baseline,
+    ratio,
+    ingestRatio,
+  };
+}
+
+/**
+ * Native tesseract on the scan's page images (the JPEGs embedded in the PDF): one process per core,
+ * one thread each, after one warm-up page. `tessdataDir` chooses the model (default: the system's).
+ */
+async function nativeScanOcr(
+  images: string[],
+  outPrefix: string,
+  expected: string[],
+  slots: number,
+  tessdataDir?: string,
+): Promise<Baseline> {
+  const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
+  const args = (image: string, out: string): string[] => [
+    image,
+    out,
+    ...(tessdataDir ? ['--tessdata-dir', tessdataDir] : []),
+    '-l',
+    'eng',
+    '--oem',
+    '1',
+    '--psm',
+    '3',
+    '--dpi',
+    String(SPLIT_SCAN_DPI),
+  ];
+  try {
+    await run('tesseract', args(images[0]!, `${outPrefix}-warm`), env);
+    const outs = images.map((_, i) => `${outPrefix}-${i}`);
+    const { seconds } = await timed(() =>
+      runPool(
+        images.map((f, i) => () => run('tesseract', args(f, outs[i]!), env)),
+        slots,
+      ),
+    );
+    const found = await Promise.all(outs.map(async (o) => splitWords(await readFile(`${o}.txt`, 'utf8'))));
+    return {
+      ok: true,
+      ...measured(seconds, images.length),
+      processes: slots,
+      words: found.flat().length,
+      recall: wordRecall(expected, found.flat()),
+    };
+  } catch (error) {
+    return { ok: false, reason: `tesseract failed: ${(error as Error).message}` };
+  }
+}
+
+/** Both native baselines of the scan: the system's English model, and docex's own (for information). */
+async function nativeScanBaselines(dir: string, jpegs: Uint8Array[], expected: string[], slots: number) {
+  const tess = nativeTessdata();
+  if ('reason' in tess) {
+    const missing: Baseline = { ok: false, reason: tess.reason };
+    return { baseline: missing, sameModel: missing, tool: undefined, model: undefined };
+  }
+  const images = await Promise.all(
+    jpegs.map(async (bytes, i) => {
+      const file = path.join(dir, `scan-page-${String(i + 1).padStart(2, '0')}.jpg`);
+      await writeFile(file, bytes);
+      return file;
+    }),
+  );
+  const systemModel = path.join(tess.dir, 'eng.traineddata');
+  const model = await describeModel(systemModel, `eng from ${debianPackageOf(systemModel) ?? 'the system'}`);
+  const baseline = await nativeScanOcr(images, path.join(dir, 'native'), expected, slots);
+  const docexTessdata = path.join(dir, 'tessdata-docex');
+  await mkdir(docexTessdata);
+  await writeFile(
+    path.join(docexTessdata, 'eng.traineddata'),
+    gunzipSync(await readFile(path.join(englishModelDir(), 'eng.traineddata.gz'))),
+  );
+  const sameModel = await nativeScanOcr(
+    images,
+    path.join(dir, 'native-docex-model'),
+    expected,
+    slots,
+    docexTessdata,
+  );
+  return { baseline, sameModel, tool: toolVersion('tesseract', ['--version']), model: model.description };
+}
+
+async function splitScannedCase(dir: string) {
+  const seed = SPLIT_SEED + 2;
+  const counts = pageCountsSumming(seed, SPLIT_SCAN_DOCS, SPLIT_SCAN_PAGES);
+  const multi = await makeMultiDocument({ seed, pageCounts: counts, pageMarks: SPLIT_PAGE_MARKS });
+  const made = await timed(() => makeScannedMulti(multi, SPLIT_SCAN_DPI));
+  const scan = made.value;
+  const warm = await makeScannedMulti(
+    await makeMultiDocument({ seed: seed + 1, pageCounts: [1, 1], pageMarks: SPLIT_PAGE_MARKS }),
+    SPLIT_SCAN_DPI,
+  );
+  const pages = multi.pages.length;
+  const cores = os.availableParallelism();
+  const expected = multi.pages.flatMap((p) => p.lines.flatMap((l) => splitWords(l.text)));
+  log(
+    `   (2) scanned PDF: ${pages} pages, ${multi.segments.length} invoices (${multi.marked} with printed page numbers),` +
+      ` each page rendered at ${SPLIT_SCAN_DPI} dpi and embedded as a JPEG (${scan.encoder}, quality 92):` +
+      ` ${fmt(scan.pdf.byteLength / 1024 / 1024, 'MiB')} (made in ${fmt(made.seconds, 's')})`,
+  );
+  log(
+    `       engine with the default OCR pool (${cores} tesseract.js workers, one per core), warmed by splitting a 2-page scan;` +
+      ' one measured run: upload (not timed), invoke -> verbose result; then svc.split again on the same (now ingested) file',
+  );
+  const ocr = timedOcr(createTesseractOcr());
+  const reader = timedPdfReader(createPdfjsReader());
+  const copier = timedCopier(createPdfLibCopier());
+  const engine = createEngine({
+    limits: SPLIT_LIMITS,
+    ocr: ocr.ocr,
+    pdf: reader.reader,
+    pdfPages: copier.copier,
+  });
+  let warmSeconds: number;
+  let endToEnd: SplitRun;
+  let again: SplitRun;
+  let calls: CallMs;
+  let readerCalls: CallMs;
+  let againCalls: CallMs;
+  let ocrCoveredMs: number;
+  let recognizeCalls: number;
+  let megapixelsPerCall: number;
+  let layer: TokenLayer;
+  let alone: ReturnType<typeof featuresAlone>;
+  try {
+    const warmUp = await timed(async () =>
+      runSplit(engine, (await engine.uploadV2(warm.pdf)).fileId, SPLIT_TIMEOUT_MS),
+    );
+    warmSeconds = warmUp.seconds;
+    const { fileId } = await engine.uploadV2(scan.pdf);
+    resetTimings(ocr.timings);
+    resetTimings(reader.timings);
+    resetTimings(copier.timings);
+    ocr.pixels.count = 0;
+    endToEnd = await runSplit(engine, fileId, SPLIT_TIMEOUT_MS);
+    calls = callMs(ocr.timings, reader.timings, copier.timings);
+    readerCalls = callMs(reader.timings);
+    ocrCoveredMs = coveredMs(ocr.timings.recognize!.spans, endToEnd.start, endToEnd.end);
+    recognizeCalls = ocr.timings.recognize!.calls;
+    megapixelsPerCall = recognizeCalls === 0 ? 0 : ocr.pixels.count / recognizeCalls / 1e6;
+    layer = (await engine.getTokenLayer(fileId))!;
+    resetTimings(ocr.timings);
+    resetTimings(reader.timings);
+    resetTimings(copier.timings);
+    again = await runSplit(engine, fileId, SPLIT_TIMEOUT_MS);
+    againCalls = callMs(ocr.timings, reader.timings, copier.timings);
+    alone = featuresAlone(engine, layer, 3);
+  } finally {
+    await engine.close();
+  }
+
+  const found = endToEnd.children.map((c) => c.pages);
+  const score = scoreSplit(multi.segments, found);
+  const consistent = JSON.stringify(again.children.map((c) => c.pages)) === JSON.stringify(found);
+  const wrong = wrongDecisions(multi.segments, endToEnd.decisions);
+  const words = layer.tokens.map((t) => t.text);
+  const recall = wordRecall(expected, words);
+  const sources = [...new Set(layer.pages.map((p) => p.source))].join(', ');
+  const ours = measured(endToEnd.seconds, pages);
+  const wallMs = endToEnd.seconds * 1000;
+  const ocrBusyMs = msOf(calls, 'recognize');
+  const splitParts = splitPhaseParts(again, alone, againCalls);
+  const ingestEstimateMs = wallMs - splitParts.wallMs;
+  log(
+    `   docex     : end to end ${fmt(ours.seconds, 's')} = ${fmt(ours.pagesPerSecond, 'pages/s')}` +
+      ` (queue ${fmt(endToEnd.queuedMs, 'ms')}, job ${fmt(endToEnd.runMs, 'ms')}, result read ${fmt(endToEnd.resultMs, 'ms')});` +
+      ` warm-up split (workers starting) ${fmt(warmSeconds, 's')}`,
+  );
+  log(
+    `               OCR: ${recognizeCalls} recognize calls for ${pages} pages (${fmt(megapixelsPerCall, 'MP')} each on average),` +
+      ` running ${fmt(ocrCoveredMs / 1000, 's')} of the ${fmt(ours.seconds, 's')} = ${fmt((ocrCoveredMs / wallMs) * 100, '%')} of the time` +
+      ` (busy summed over workers ${fmt(ocrBusyMs / 1000, 's')} = ${fmt((ocrBusyMs / (cores * wallMs)) * 100, '%')} of ${cores} workers' time)`,
+  );
+  log(`               pdfjs calls summed (${cores} pages at a time): ${describeCalls(readerCalls)}`);
+  log(
+    `               ingestion (end to end less the split phase) about ${fmt(ingestEstimateMs / 1000, 's')};` +
+      ` ${layer.tokens.length} tokens, ${fmt(recall * 100, '%')} of printed words; page source: ${sources}`,
+  );
+  log(
+    `               split again on the ingested file ${fmt(splitParts.wallMs, 'ms')} = ${fmt(pages / (splitParts.wallMs / 1000), 'pages/s')}`,
+  );
+  logSplitParts(splitParts, pages, again.children.length);
+  log(
+    `   split     : ${scoreLine(score)}${consistent ? '' : ' (NOTE: the second split found other children)'}`,
+  );
+  for (const line of wrong.slice(0, 10)) log(`               ${line}`);
+
+  const native = await nativeScanBaselines(dir, scan.jpegs, expected, cores);
+  const { baseline, sameModel } = native;
+  const nativeLine = (label: string, b: Baseline): void => {
+    if (!b.ok) {
+      log(`   ${label}: ${na(b.reason)}`);
+      return;
+    }
+    log(
+      `   ${label}: ${pages} page images in ${fmt(b.seconds, 's')} = ${fmt(b.pagesPerSecond, 'pages/s')}` +
+        ` (${String(b.words)} words, ${fmt(Number(b.recall) * 100, '%')} of printed words)`,
+    );
+  };
+  if (native.tool) {
+    log(
+      `   native    : ${native.tool}, ${cores} processes (OMP_THREAD_LIMIT=1), --oem 1 --psm 3 --dpi ${SPLIT_SCAN_DPI};` +
+        ` model ${native.model}`,
+    );
+  }
+  nativeLine('tesseract ', baseline);
+  nativeLine("tesseract with docex's model (for information)", sameModel);
+  const ratio = baseline.ok ? ours.pagesPerSecond / baseline.pagesPerSecond : undefined;
+  const sameModelRatio = sameModel.ok ? ours.pagesPerSecond / sameModel.pagesPerSecond : undefined;
+  if (ratio !== undefined) {
+    log(
+      `   ratio docex split end to end / native tesseract OCR alone = ${fmt(ratio)}` +
+        (sameModelRatio === undefined ? '' : `; with docex's model ${fmt(sameModelRatio)}`),
+    );
+  }
+  return {
+    pages,
+    documents: multi.segments.length,
+    markedDocuments: multi.marked,
+    pageCounts: counts,
+    dpi: SPLIT_SCAN_DPI,
+    jpegEncoder: scan.encoder,
+    pdfBytes: scan.pdf.byteLength,
+    ocrWorkers: cores,
+    warmUpSeconds: warmSeconds,
+    endToEnd: {
+      ...ours,
+      queuedMs: endToEnd.queuedMs,
+      jobRunMs: endToEnd.runMs,
+      resultMs: endToEnd.resultMs,
+      usage: endToEnd.usage,
+      adapterCalls: calls,
+    },
+    ocr: {
+      recognizeCalls,
+      megapixelsPerCall,
+      coveredSeconds: ocrCoveredMs / 1000,
+      share: ocrCoveredMs / wallMs,
+      busySeconds: ocrBusyMs / 1000,
+      workerUtilisation: ocrBusyMs / (cores * wallMs),
+    },
+    ingestionSecondsEstimate: ingestEstimateMs / 1000,
+    tokens: layer.tokens.length,
+    recall,
+    splitPhase: {
+      ...measured(splitParts.wallMs / 1000, pages),
+      breakdownMs: splitParts,
+      adapterCalls: againCalls,
+    },
+    correctness: { ...score, consistentAcrossRuns: consistent, wrongDecisions: wrong },
+    truth: multi.segments,
+    found,
+    baseline,
+    ratio,
+    nativeTool: native.tool,
+    nativeModel: native.model,
+    sameModelBaseline: sameModel,
+    sameModelRatio,
+  };
+}
+
+async function benchSplit(tmp: string) {
+  log(
+    `\n== 7. Split (svc.split): a ${SPLIT_TEXT_PAGES}-page text PDF of ${SPLIT_TEXT_DOCS} invoices and a` +
+      ` ${SPLIT_SCAN_PAGES}-page scan of ${SPLIT_SCAN_DOCS}, createEngine({ limits: { maxPages: ${SPLIT_LIMITS.maxPages} } }) ==`,
+  );
+  log(
+    `   generated invoices (bench/lib/multi.ts, a copy of the tests' generator), ${SPLIT_PAGE_MARKS * 100}% with printed page numbers;` +
+      ' checked against the true documents: exactly right, and boundary F1 (starts after page 1)',
+  );
+  const dir = path.join(tmp, 'split');
+  await mkdir(dir);
+  const text = await splitTextCase(dir);
+  const scanned = await splitScannedCase(dir);
+  return { text, scanned };
+}
+
+// ---------------------------------------------------------------------------------------------------
 
 /** Sections chosen by `--only a,b` (or `--only=a,b`) or DOCEX_BENCH_ONLY; all when neither is given. */
 function chosenSections(argv: string[], env: NodeJS.ProcessEnv): Set<Section> {
@@ -1633,6 +2226,8 @@ async function main(): Promise<void> {
     const queue = only.has('queue') ? await benchQueue(tmp) : undefined;
     const rules = only.has('rules') ? benchRules() : undefined;
     const httpSection = only.has('http') ? await benchHttp(tmp) : undefined;
+    const split = only.has('split') ? await benchSplit(tmp) : undefined;
+    const pgSection = only.has('pg') ? await benchPg(tmp, log) : undefined;
 
     // Summary
     const baselineCell = (b: Baseline, digits: (v: number) => string): string =>
@@ -1802,6 +2397,65 @@ async function main(): Promise<void> {
         ),
       );
     }
+    if (split) {
+      const { text: t, scanned: s } = split;
+      const right = (c: SplitScore): string =>
+        `${yesNo(c.exact)} (F1 ${fmt(c.f1)}, ${c.children}/${c.documents})`;
+      rows.push(
+        {
+          metric: `Split, ${t.pages}-page text PDF (${t.documents} docs): pages/s invoke to result (vs pdftotext -bbox-layout)`,
+          docex: fmt(t.endToEnd.pagesPerSecond),
+          baseline: baselineCell(t.baseline, (v) => fmt(v)),
+          ratio: t.ratio === undefined ? 'n/a' : small(t.ratio),
+          target: '-',
+          met: '-',
+        },
+        {
+          metric: '  ingestion alone (text layer), pages/s (vs pdftotext -bbox-layout)',
+          docex: fmt(t.ingestion.pagesPerSecond),
+          baseline: baselineCell(t.baseline, (v) => fmt(v)),
+          ratio: t.ingestRatio === undefined ? 'n/a' : small(t.ingestRatio),
+          target: '-',
+          met: '-',
+        },
+        info('  split decisions + children on the ingested file, pages/s', fmt(t.splitPhase.pagesPerSecond)),
+        {
+          metric: 'Split, text PDF: children exactly the true documents (boundary F1)',
+          docex: right(t.correctness),
+          baseline: '-',
+          ratio: '-',
+          target: 'exact',
+          met: yesNo(t.correctness.exact),
+        },
+        {
+          metric: `Split, ${s.pages}-page scan (${s.documents} docs, ${s.dpi} dpi JPEG): pages/s incl. OCR (vs native tesseract, ${s.ocrWorkers} processes)`,
+          docex: fmt(s.endToEnd.pagesPerSecond),
+          baseline: baselineCell(s.baseline, (v) => fmt(v)),
+          ratio: ratioCell(s.ratio),
+          target: '-',
+          met: '-',
+        },
+        {
+          metric: "  info: same, native tesseract with docex's model",
+          docex: fmt(s.endToEnd.pagesPerSecond),
+          baseline: baselineCell(s.sameModelBaseline, (v) => fmt(v)),
+          ratio: ratioCell(s.sameModelRatio),
+          target: '-',
+          met: '-',
+        },
+        info('  info: share of the scan split with OCR running', fmt(s.ocr.share * 100, '%')),
+        info('  split decisions + children on the ingested scan, pages/s', fmt(s.splitPhase.pagesPerSecond)),
+        {
+          metric: 'Split, scan: children exactly the true documents (boundary F1)',
+          docex: right(s.correctness),
+          baseline: '-',
+          ratio: '-',
+          target: 'exact',
+          met: yesNo(s.correctness.exact),
+        },
+      );
+    }
+    if (pgSection) rows.push(...pgSummaryRows(pgSection));
     log('\n== Summary ==');
     log(
       formatTable(
@@ -1837,6 +2491,8 @@ async function main(): Promise<void> {
       queue,
       rules,
       http: httpSection,
+      split,
+      pg: pgSection,
       summary: rows,
     };
     // A partial run (--only) leaves results.json, the last full run, alone.

@@ -6,7 +6,7 @@ import type { RulesRecord } from './conditions/types.js';
 import type { OcrMode } from './documents/ingest.js';
 import type { UploadInput } from './documents/read-limited.js';
 import type { TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';
-import type { ExtractionResult } from './extraction/types.js';
+import type { ExtractionResult, VerboseFieldResult } from './extraction/types.js';
 import type { Catalogue, ResolvedSelection } from './products/catalogue.js';
 import type { FieldsetDefinition, ProductDefinition } from './products/types.js';
 import type { FileStore } from './ports/file-store.js';
@@ -115,6 +115,20 @@ export interface Invocation {
 import type { ResultRecord } from './results/read-result.js';
 
 export type { ResultRecord };
+
+export interface TaskView {
+  task: ReviewTask;
+  file: { fileId: string; name?: string; mediaType: string; pageCount: number };
+  fields: Array<{
+    fieldId: string;
+    name: string;
+    kind: string;
+    value: unknown;
+    confidence: number;
+    boundingBox: VerboseFieldResult['boundingBox'];
+    candidates: NonNullable<VerboseFieldResult['candidates']>;
+  }>;
+}
 
 export interface ResultOptions {
   accountId?: string;
@@ -265,6 +279,20 @@ export interface Engine {
     fileId?: string;
   }): Promise<ReviewTask[]>;
   getTask(taskId: string, options?: { accountId?: string }): Promise<ReviewTask>;
+  /**
+   * What a reviewer needs for a task: the task, its file (pages, type, name), and each field of the task
+   * with its kind, value, confidence, box and the alternatives considered.
+   */
+  getTaskView(taskId: string, options?: { accountId?: string }): Promise<TaskView>;
+  /**
+   * A page of a file as an image: an uploaded PNG or JPEG as it is, a PDF page rendered (greyscale PNG,
+   * at `dpi`, default 110) and kept with the file, so the next request does not render it again.
+   */
+  pageImage(
+    fileId: string,
+    pageNum: number,
+    options?: { accountId?: string; dpi?: number },
+  ): Promise<{ contentType: string; bytes: Uint8Array }>;
   /**
    * Completes a task with the reviewer's values (keys: the task's field ids or their result names);
    * the file's result then carries them. A completed task, or another account's, is an error.

@@ -32,7 +32,8 @@ import { extractWorkflow, ingestWorkflow } from './workflows/builtin.js';
 import { validateWorkflow } from './workflows/validate.js';
 import { createRulesChecker } from './conditions/rules.js';
 import type { RulesRecord } from './conditions/types.js';
-import { completeTask, toReviewTask } from './tasks/review-tasks.js';
+import { completeTask, taskFields, toReviewTask } from './tasks/review-tasks.js';
+import { encodeGreyPng } from './review/png.js';
 import { WorkflowRegistry } from './workflows/registry.js';
 import { createSchemaChecker } from './workflows/schema.js';
 import type { WorkflowDefinition } from './workflows/types.js';
@@ -52,6 +53,7 @@ export type {
   UploadRecordV1,
   UploadRecordV2,
   UploadV1Options,
+  TaskView,
 } from './engine-types.js';
 import type { Engine, EngineEvents, EngineOptions } from './engine-types.js';
 
@@ -552,6 +554,66 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
     async getTask(taskId, opts = {}) {
       return toReviewTask(await requireTask(opts.accountId ?? DEFAULT_ACCOUNT, taskId));
+    },
+
+    async getTaskView(taskId, opts = {}) {
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      const stored = await requireTask(accountId, taskId);
+      const task = toReviewTask(stored);
+      const record = await requireFile(accountId, stored.fileId);
+      const kinds = fieldKinds();
+      const extracted = taskFields(stored);
+      const fields = task.field_ids.map((fieldId) => {
+        const name = fieldId.startsWith(`${namespace}.`) ? fieldId.slice(namespace.length + 1) : fieldId;
+        const field = extracted.find((f) => f.name === name);
+        return {
+          fieldId,
+          name,
+          kind: kinds.get(name) ?? 'text',
+          value: field?.value ?? null,
+          confidence: field?.confidence ?? 0,
+          boundingBox: field?.boundingBox ?? null,
+          candidates: field?.candidates ?? [],
+        };
+      });
+      const file = {
+        fileId: record.fileId,
+        mediaType: record.mediaType,
+        pageCount: record.pageCount,
+        ...(record.name !== undefined ? { name: record.name } : {}),
+      };
+      return { task, file, fields };
+    },
+
+    async pageImage(fileId, pageNum, opts = {}) {
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      const record = await requireFile(accountId, fileId);
+      if (!Number.isInteger(pageNum) || pageNum < 1 || pageNum > Math.max(1, record.pageCount)) {
+        throw new DocexError('NOT_FOUND', `The file has no page ${String(pageNum).slice(0, 16)}.`);
+      }
+      if (record.mediaType !== 'application/pdf') {
+        return { contentType: record.mediaType, bytes: await engine.readFile(record.fileId, { accountId }) };
+      }
+      const dpi = Math.round(Math.min(200, Math.max(50, opts.dpi ?? 110)));
+      const artifact = `page-${pageNum}-${dpi}.png`;
+      const cached = await files.getArtifact(accountId, record.fileId, artifact);
+      if (cached) return { contentType: 'image/png', bytes: cached };
+      const doc = await (
+        await pdfReader()
+      ).open(await engine.readFile(record.fileId, { accountId }), { transfer: true });
+      let bytes: Uint8Array;
+      try {
+        const page = await doc.page(pageNum);
+        const { image } = await page.render({ dpi, maxPixels: 12_000_000 });
+        page.release();
+        bytes = encodeGreyPng(image);
+      } catch (error) {
+        throw toDocexError(error, 'PDF_CORRUPT', 'The page could not be rendered.');
+      } finally {
+        await doc.close();
+      }
+      await files.putArtifact(accountId, record.fileId, artifact, bytes);
+      return { contentType: 'image/png', bytes };
     },
 
     async completeTask(taskId, body, opts = {}) {

@@ -56,3 +56,5 @@ export type { TokenOptions } from './http/tokens.js';
 export type { ReviewTask } from './tasks/review-tasks.js';
 export type { RulesRecord, Check, Condition } from './conditions/types.js';
 export type { ResultField, SplitFieldResult } from './extraction/types.js';
+export type { ReviewOptions } from './review/review-routes.js';
+export type { TaskView } from './engine-types.js';

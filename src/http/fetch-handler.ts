@@ -5,6 +5,7 @@ import { readMultipart } from './multipart.js';
 import { openApiDocument } from './openapi.js';
 import { errorResponse, json } from './responses.js';
 import { TokenService, type TokenOptions } from './tokens.js';
+import { createReviewRoutes, type ReviewOptions } from '../review/review-routes.js';
 
 export interface FetchHandlerOptions {
   /** Access tokens: signing secret (at least 32 bytes), lifetime, issuer, audience. */
@@ -15,6 +16,8 @@ export interface FetchHandlerOptions {
   maxJsonBytes?: number;
   /** Longest wait of a result request (`?timeout=`), in ms. Default 30 s. */
   maxResultWaitMs?: number;
+  /** The review web page (default at `/review/`); `false` leaves it out. */
+  review?: ReviewOptions | false;
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -55,7 +58,17 @@ const V1_KEYS = new Set([
  * with the status of their code, never a stack.
  */
 export function createFetchHandler(engine: Engine, options: FetchHandlerOptions = {}): FetchHandler {
-  const tokens = new TokenService(options.tokens);
+  // One signing key for access tokens and review sessions (their audiences keep them apart).
+  const secret = options.tokens?.secret ?? crypto.getRandomValues(new Uint8Array(32));
+  const tokens = new TokenService({ ...options.tokens, secret });
+  const review =
+    options.review === false
+      ? undefined
+      : createReviewRoutes(
+          engine,
+          typeof secret === 'string' ? new TextEncoder().encode(secret) : secret,
+          options.review ?? {},
+        );
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const maxJson = options.maxJsonBytes ?? 1024 * 1024;
   const maxWait = options.maxResultWaitMs ?? 30_000;
@@ -300,6 +313,8 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
         if (path !== basePath && !path.startsWith(`${basePath}/`)) throw notFound();
         path = path.slice(basePath.length) || '/';
       }
+      const page = review ? await review(request, path) : undefined;
+      if (page) return page;
       const matching = routes.filter((r) => r.pattern.test(path));
       if (matching.length === 0) throw notFound();
       // HEAD is GET without the body (the node adapter and fetch hosts drop it).

@@ -45,6 +45,11 @@ export function newTaskData(
   return { ...parts, corrections: null, completedAt: null, history: [{ at: createdAt, action: 'created' }] };
 }
 
+/** The fields of a task as extracted, with their boxes and alternatives (for the review page). */
+export function taskFields(stored: StoredTask): VerboseFieldResult[] {
+  return (stored.data as unknown as TaskData).fields;
+}
+
 export function toReviewTask(stored: StoredTask): ReviewTask {
   const data = stored.data as unknown as TaskData;
   return {

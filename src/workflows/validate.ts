@@ -99,11 +99,13 @@ export function validateWorkflow(deps: ValidateDependencies): WorkflowDefinition
               condition: check.condition,
               fields: extraction.fields
                 .filter((f) => fieldIds.includes(`${ns}.${f.name}`))
+                // What the reviewer sees: the value, its box, and the alternatives considered.
                 .map((f) => ({
                   name: f.name,
                   value: f.value,
                   confidence: f.confidence,
                   boundingBox: f.boundingBox,
+                  ...(f.candidates ? { candidates: f.candidates.slice(0, 5) } : {}),
                 })),
             },
             createdAt,

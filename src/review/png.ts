@@ -1,5 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
-import type { GreyImage } from '../../src/ports/image-backend.js';
+import type { GreyImage } from '../ports/image-backend.js';
 
 function chunk(type: string, data: Uint8Array): Buffer {
   const out = Buffer.alloc(12 + data.length);

@@ -1,0 +1,437 @@
+// @ts-check
+/**
+ * The docex review page: sign in, see the open tasks (by priority, then age), open one, correct the
+ * fields on the page image, complete. Plain JavaScript with JSDoc types (checked by tsconfig.review.json);
+ * no framework, no build step, no network but this server.
+ */
+
+/**
+ * @typedef {{ pageNum: number, topLeft: { x: number, y: number }, bottomRight: { x: number, y: number }, tokenIds: number[] }} Box
+ * @typedef {{ value: string, confidence: number, boundingBox: Box | null, text: string }} Candidate
+ * @typedef {{ fieldId: string, name: string, kind: string, value: unknown, confidence: number, boundingBox: Box | null, candidates: Candidate[] }} Field
+ * @typedef {{ id: string, fileId: string, status: string, note: string, field_ids: string[], priority: number, createdAt: string }} Task
+ * @typedef {{ task: Task, file: { fileId: string, name?: string, mediaType: string, pageCount: number }, fields: Field[] }} TaskView
+ * @typedef {{ id: number, text: string, box: { x0: number, y0: number, x1: number, y1: number } }} Token
+ */
+
+const app = /** @type {HTMLElement} */ (document.getElementById('app'));
+const accountLabel = /** @type {HTMLElement} */ (document.getElementById('account'));
+const signOut = /** @type {HTMLButtonElement} */ (document.getElementById('sign-out'));
+
+const state = {
+  csrf: '',
+  /** @type {Task[]} */ tasks: [],
+  selected: 0,
+  /** @type {TaskView | null} */ view: null,
+  page: 1,
+  zoom: 1,
+  field: 0,
+  /** @type {Set<string>} */ accepted: new Set(),
+};
+
+/**
+ * @param {string} path
+ * @param {RequestInit} [init]
+ */
+async function api(path, init = {}) {
+  const headers = new Headers(init.headers);
+  if (init.method && init.method !== 'GET') {
+    headers.set('content-type', 'application/json');
+    headers.set('x-csrf-token', state.csrf);
+  }
+  const response = await fetch(`api/${path}`, { ...init, headers, credentials: 'same-origin' });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(body?.error?.message ?? `Request failed (${response.status})`);
+    /** @type {any} */ (error).status = response.status;
+    throw error;
+  }
+  return body;
+}
+
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string>} [attrs]
+ * @param {(Node | string)[]} [children]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+function el(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function showLogin(message = '') {
+  state.view = null;
+  signOut.hidden = true;
+  accountLabel.textContent = '';
+  const id = el('input', {
+    name: 'clientId',
+    autocomplete: 'username',
+    required: '',
+    placeholder: 'Client id',
+  });
+  const secret = el('input', {
+    name: 'clientSecret',
+    type: 'password',
+    autocomplete: 'current-password',
+    required: '',
+    placeholder: 'Client secret',
+  });
+  const error = el('p', { class: 'error', role: 'alert' }, [message]);
+  const form = el('form', { class: 'login' }, [
+    el('h2', {}, ['Sign in']),
+    id,
+    secret,
+    el('button', { class: 'primary', type: 'submit' }, ['Sign in']),
+    error,
+  ]);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      const session = await api('login', {
+        method: 'POST',
+        body: JSON.stringify({ clientId: id.value, clientSecret: secret.value }),
+      });
+      state.csrf = session.csrfToken;
+      accountLabel.textContent = `account ${session.accountId}`;
+      signOut.hidden = false;
+      await showList();
+    } catch (e) {
+      error.textContent = /** @type {Error} */ (e).message;
+    }
+  });
+  app.replaceChildren(form);
+  id.focus();
+}
+
+async function showList() {
+  state.view = null;
+  const { tasks } = await api('tasks');
+  state.tasks = tasks;
+  state.selected = Math.min(state.selected, Math.max(0, tasks.length - 1));
+  if (tasks.length === 0) {
+    app.replaceChildren(el('p', { class: 'done' }, ['No open tasks.']));
+    return;
+  }
+  const rows = tasks.map((/** @type {Task} */ task, /** @type {number} */ i) => {
+    const row = el('tr', { 'data-task-id': task.id, class: i === state.selected ? 'selected' : '' }, [
+      el('td', {}, [String(task.priority)]),
+      el('td', {}, [task.note]),
+      el('td', {}, [task.field_ids.join(', ')]),
+      el('td', {}, [new Date(task.createdAt).toLocaleString()]),
+    ]);
+    row.addEventListener('click', () => void openTask(i));
+    return row;
+  });
+  app.replaceChildren(
+    el('h2', {}, [`Open tasks (${tasks.length})`]),
+    el('table', { class: 'tasks' }, [
+      el('thead', {}, [
+        el('tr', {}, [
+          el('th', {}, ['Priority']),
+          el('th', {}, ['Note']),
+          el('th', {}, ['Fields']),
+          el('th', {}, ['Created']),
+        ]),
+      ]),
+      el('tbody', {}, rows),
+    ]),
+  );
+}
+
+/** @param {number} index */
+async function openTask(index) {
+  const task = state.tasks[index];
+  if (!task) return showList();
+  state.selected = index;
+  state.view = await api(`tasks/${encodeURIComponent(task.id)}`);
+  state.field = 0;
+  state.zoom = 1;
+  state.accepted = new Set();
+  const first = state.view?.fields.find((f) => f.boundingBox);
+  state.page = first?.boundingBox?.pageNum ?? 1;
+  await renderTask();
+}
+
+/** @param {Field} field */
+function inputFor(field) {
+  const input = el('input', { 'data-field-id': field.fieldId, name: field.fieldId });
+  if (field.kind === 'date') input.type = 'date';
+  else if (field.kind === 'amount') Object.assign(input, { type: 'number', step: '0.01' });
+  else if (field.kind === 'integer') Object.assign(input, { type: 'number', step: '1' });
+  input.value = typeof field.value === 'string' ? field.value : '';
+  return input;
+}
+
+async function renderTask() {
+  const view = state.view;
+  if (!view) return;
+  const { task, file, fields } = view;
+  const fieldNodes = fields.map((field, i) => {
+    const input = inputFor(field);
+    input.addEventListener('focus', () => setField(i, false));
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        void complete();
+      } else if (event.key === 'Enter') {
+        event.preventDefault();
+        state.accepted.add(field.fieldId);
+        card.classList.add('accepted');
+        setField(Math.min(fields.length - 1, i + 1), true);
+      } else if (event.key === 'Escape') {
+        input.blur();
+      }
+    });
+    const alternatives = field.candidates
+      .filter((c) => c.value !== field.value)
+      .slice(0, 4)
+      .map((c) => {
+        const button = el('button', { type: 'button', title: c.text }, [
+          `${c.value} (${Math.round(c.confidence * 100)}%)`,
+        ]);
+        button.addEventListener('click', () => {
+          input.value = c.value;
+          if (c.boundingBox) state.page = c.boundingBox.pageNum;
+          setField(i, true);
+        });
+        return button;
+      });
+    const card = el('div', { class: 'field', 'data-field-id': field.fieldId }, [
+      el('label', { for: field.fieldId }, [field.name]),
+      input,
+      el('div', { class: 'meta' }, [
+        `${field.kind} · confidence ${Math.round(field.confidence * 100)}%`,
+        field.value === null ? ' · not found' : '',
+      ]),
+      ...(alternatives.length
+        ? [el('div', { class: 'alternatives' }, ['Alternatives: ', ...alternatives])]
+        : []),
+    ]);
+    input.id = field.fieldId;
+    return card;
+  });
+  const complete_ = el('button', { id: 'complete', class: 'primary', type: 'button' }, [
+    'Complete (Ctrl+Enter)',
+  ]);
+  complete_.addEventListener('click', () => void complete());
+  const side = el('section', { class: 'side' }, [
+    el('div', { class: 'note', id: 'note' }, [task.note]),
+    ...fieldNodes,
+    complete_,
+    el('p', { class: 'error', id: 'task-error', role: 'alert' }),
+  ]);
+  const viewer = el('section', { class: 'viewer', id: 'viewer' });
+  const prev = el('button', { type: 'button' }, ['◀ Page']);
+  const next = el('button', { type: 'button' }, ['Page ▶']);
+  prev.addEventListener('click', () => void goPage(state.page - 1));
+  next.addEventListener('click', () => void goPage(state.page + 1));
+  const zoomIn = el('button', { type: 'button' }, ['+']);
+  const zoomOut = el('button', { type: 'button' }, ['−']);
+  zoomIn.addEventListener('click', () => zoom(1.25));
+  zoomOut.addEventListener('click', () => zoom(0.8));
+  const back = el('button', { type: 'button' }, ['Tasks']);
+  back.addEventListener('click', () => void showList());
+  const toolbar = el('div', { class: 'toolbar' }, [
+    back,
+    el('span', {}, [`${file.name ?? file.fileId} · `]),
+    prev,
+    el('span', { id: 'page-label' }, [`page ${state.page} of ${file.pageCount}`]),
+    next,
+    zoomOut,
+    zoomIn,
+  ]);
+  app.replaceChildren(el('div', {}, [toolbar, el('div', { class: 'task' }, [viewer, side])]));
+  await renderPage();
+  setField(state.field, true);
+}
+
+async function renderPage() {
+  const view = state.view;
+  const viewer = document.getElementById('viewer');
+  if (!view || !viewer) return;
+  const { file, fields } = view;
+  const label = document.getElementById('page-label');
+  if (label) label.textContent = `page ${state.page} of ${file.pageCount}`;
+  const page = el('div', { class: 'page', id: 'page' });
+  page.style.width = `${Math.round(100 * state.zoom)}%`;
+  const image = el('img', {
+    alt: `Page ${state.page}`,
+    src: `api/files/${encodeURIComponent(file.fileId)}/pages/${state.page}?dpi=110`,
+  });
+  page.append(image);
+  fields.forEach((field, i) => {
+    const box = field.boundingBox;
+    if (!box || box.pageNum !== state.page) return;
+    const mark = el('div', {
+      class: `highlight${i === state.field ? ' active' : ''}`,
+      'data-field-id': field.fieldId,
+    });
+    place(mark, box.topLeft.x, box.topLeft.y, box.bottomRight.x, box.bottomRight.y);
+    page.append(mark);
+  });
+  const { tokens } = await api(`files/${encodeURIComponent(file.fileId)}/tokens?page=${state.page}`);
+  for (const token of /** @type {Token[]} */ (tokens)) {
+    const button = el('button', {
+      class: 'token',
+      type: 'button',
+      title: token.text,
+      'data-token-id': String(token.id),
+    });
+    place(button, token.box.x0, token.box.y0, token.box.x1, token.box.y1);
+    button.addEventListener('click', (event) => takeToken(token.text, event.shiftKey));
+    page.append(button);
+  }
+  viewer.replaceChildren(page);
+}
+
+/**
+ * @param {HTMLElement} node
+ * @param {number} x0 @param {number} y0 @param {number} x1 @param {number} y1
+ */
+function place(node, x0, y0, x1, y1) {
+  node.style.left = `${x0 * 100}%`;
+  node.style.top = `${y0 * 100}%`;
+  node.style.width = `${Math.max(0.002, x1 - x0) * 100}%`;
+  node.style.height = `${Math.max(0.002, y1 - y0) * 100}%`;
+}
+
+/** The clicked word becomes the value of the field being corrected (with Shift: appended). */
+/** @param {string} text @param {boolean} append */
+function takeToken(text, append) {
+  const field = state.view?.fields[state.field];
+  if (!field) return;
+  const input = /** @type {HTMLInputElement | null} */ (
+    document.querySelector(`input[data-field-id="${CSS.escape(field.fieldId)}"]`)
+  );
+  if (!input) return;
+  let value = text;
+  if (field.kind === 'amount' || field.kind === 'integer')
+    value = text
+      .replace(/[^\d.,-]/g, '')
+      .replace(/,(?=\d{3}\b)/g, '')
+      .replace(',', '.');
+  input.value = append && input.value ? `${input.value} ${value}` : value;
+  input.focus();
+}
+
+/** @param {number} index @param {boolean} focus */
+function setField(index, focus) {
+  const view = state.view;
+  if (!view) return;
+  state.field = Math.max(0, Math.min(view.fields.length - 1, index));
+  const field = view.fields[state.field];
+  document
+    .querySelectorAll('.field')
+    .forEach((node, i) => node.classList.toggle('active', i === state.field));
+  document
+    .querySelectorAll('.highlight')
+    .forEach((node) =>
+      node.classList.toggle('active', node.getAttribute('data-field-id') === field?.fieldId),
+    );
+  const box = field?.boundingBox;
+  if (box && box.pageNum !== state.page) void goPage(box.pageNum);
+  if (focus && field) {
+    const input = /** @type {HTMLInputElement | null} */ (
+      document.querySelector(`input[data-field-id="${CSS.escape(field.fieldId)}"]`)
+    );
+    input?.focus();
+  }
+}
+
+/** @param {number} page */
+async function goPage(page) {
+  const view = state.view;
+  if (!view) return;
+  state.page = Math.max(1, Math.min(view.file.pageCount, page));
+  await renderPage();
+}
+
+/** @param {number} factor */
+function zoom(factor) {
+  state.zoom = Math.max(0.5, Math.min(4, state.zoom * factor));
+  const page = document.getElementById('page');
+  if (page) page.style.width = `${Math.round(100 * state.zoom)}%`;
+}
+
+async function complete() {
+  const view = state.view;
+  if (!view) return;
+  /** @type {Record<string, string | null>} */
+  const values = {};
+  for (const field of view.fields) {
+    const input = /** @type {HTMLInputElement | null} */ (
+      document.querySelector(`input[data-field-id="${CSS.escape(field.fieldId)}"]`)
+    );
+    const value = input?.value.trim() ?? '';
+    values[field.fieldId] = value === '' ? null : value;
+  }
+  const error = document.getElementById('task-error');
+  try {
+    await api(`tasks/${encodeURIComponent(view.task.id)}/complete`, {
+      method: 'POST',
+      body: JSON.stringify({ values }),
+    });
+  } catch (e) {
+    if (error) error.textContent = /** @type {Error} */ (e).message;
+    return;
+  }
+  const { tasks } = await api('tasks');
+  state.tasks = tasks;
+  if (tasks.length === 0) {
+    state.view = null;
+    app.replaceChildren(el('p', { class: 'done', id: 'all-done' }, ['Task completed. No open tasks left.']));
+    return;
+  }
+  await openTask(Math.min(state.selected, tasks.length - 1));
+}
+
+document.addEventListener('keydown', (event) => {
+  const target = /** @type {HTMLElement} */ (event.target);
+  if (target instanceof HTMLInputElement) return;
+  if (state.view) {
+    if (event.key === 'j') setField(state.field + 1, true);
+    else if (event.key === 'k') setField(state.field - 1, true);
+    else if (event.key === 'n') void openTask(state.selected + 1);
+    else if (event.key === 'p') void openTask(Math.max(0, state.selected - 1));
+    else if (event.key === '+' || event.key === '=') zoom(1.25);
+    else if (event.key === '-') zoom(0.8);
+    else if (event.key === 'PageDown') void goPage(state.page + 1);
+    else if (event.key === 'PageUp') void goPage(state.page - 1);
+    else if (event.key === 'Escape') void showList();
+    else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void complete();
+    else return;
+    event.preventDefault();
+  } else if (state.tasks.length > 0 && document.querySelector('table.tasks')) {
+    if (event.key === 'j' || event.key === 'ArrowDown')
+      state.selected = Math.min(state.tasks.length - 1, state.selected + 1);
+    else if (event.key === 'k' || event.key === 'ArrowUp') state.selected = Math.max(0, state.selected - 1);
+    else if (event.key === 'Enter') return void openTask(state.selected);
+    else return;
+    event.preventDefault();
+    document
+      .querySelectorAll('table.tasks tbody tr')
+      .forEach((row, i) => row.classList.toggle('selected', i === state.selected));
+  }
+});
+
+signOut.addEventListener('click', async () => {
+  await api('logout', { method: 'POST' }).catch(() => undefined);
+  state.csrf = '';
+  showLogin();
+});
+
+(async () => {
+  try {
+    const session = await api('session');
+    state.csrf = session.csrfToken;
+    accountLabel.textContent = `account ${session.accountId}`;
+    signOut.hidden = false;
+    await showList();
+  } catch {
+    showLogin();
+  }
+})();

@@ -1,0 +1,189 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeListener } from '../../src/adapters/http/node-listener.js';
+import { createEngine, createFetchHandler, type Engine, type FieldResult } from '../../src/index.js';
+import { INVOICE_LINES, makeTextPdf } from '../helpers/make-documents.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+/** The screenshot of the task view the README links to. */
+const SCREENSHOT = path.resolve('docs/images/review-task.png');
+
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium)
+  console.warn(`review page tests skipped: no browser at ${CHROMIUM} (Debian package chromium)`);
+
+describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
+  let engine: Engine;
+  let server: Server;
+  let browser: Browser;
+  let origin: string;
+  let fileId: string;
+  const client = { clientId: 'reviewer', clientSecret: 'reviewer-secret-0123456789' };
+
+  beforeAll(async () => {
+    engine = createEngine({ ingest: { ocr: 'never' } });
+    await engine.createClient('acme', client);
+    await engine.putValidationRules(
+      'totals',
+      {
+        data: {
+          checks: [
+            {
+              condition: {
+                type: 'greater-than',
+                values: ["$.predictions['svc.invoice.total'].value_norm", 100],
+                compare_as: 'numeric',
+              },
+              note: 'Totals above 100 need a second look',
+              field_ids: ['svc.invoice.total', 'svc.document.date'],
+            },
+          ],
+        },
+        schema: true,
+      },
+      { accountId: 'acme' },
+    );
+    const upload = await engine.uploadV2(await makeTextPdf([{ lines: INVOICE_LINES }]), {
+      accountId: 'acme',
+      name: 'invoice.pdf',
+    });
+    fileId = upload.fileId;
+    await engine.invoke(
+      'svc.validate',
+      { inputs: { file_id: fileId, product_id: 'invoices:2', rules_id: 'totals' } },
+      { accountId: 'acme' },
+    );
+    // The task exists once the validation job has run.
+    for (let i = 0; i < 100 && (await engine.listTasks({ accountId: 'acme' })).length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const handler = createFetchHandler(engine, {
+      tokens: { secret: 'a-test-secret-of-at-least-32-bytes!!' },
+    });
+    server = createServer(createNodeListener(handler));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await engine?.close();
+  });
+
+  it('signs in, opens the task, shows the field on the page, takes a correction and completes it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${origin}/review/`);
+
+    // Wrong credentials are refused; the right ones sign in.
+    await page.fill('input[name=clientId]', client.clientId);
+    await page.fill('input[name=clientSecret]', 'wrong-secret-0000000000');
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.textContent('[role=alert]')).toContain('not valid');
+    await page.fill('input[name=clientSecret]', client.clientSecret);
+    await page.click('button[type=submit]');
+
+    // The open task is listed; Enter opens the selected one (keyboard first).
+    await page.waitForSelector('table.tasks tbody tr');
+    expect(await page.textContent('table.tasks')).toContain('Totals above 100 need a second look');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#page img');
+    await page.waitForFunction(() => {
+      const image = document.querySelector<HTMLImageElement>('#page img');
+      return image !== null && image.complete && image.naturalWidth > 0;
+    });
+    expect(await page.textContent('#note')).toBe('Totals above 100 need a second look');
+
+    // The highlight of the total sits where the field was read, over the word "150.00".
+    const view = await engine.getTaskView((await engine.listTasks({ accountId: 'acme' }))[0]!.id, {
+      accountId: 'acme',
+    });
+    const total = view.fields.find((f) => f.fieldId === 'svc.invoice.total')!;
+    expect(total.value).toBe('150.00');
+    const highlight = await page.locator('.highlight[data-field-id="svc.invoice.total"]').boundingBox();
+    const image = await page.locator('#page img').boundingBox();
+    expect(highlight && image).toBeTruthy();
+    const box = total.boundingBox!;
+    expect((highlight!.x - image!.x) / image!.width).toBeCloseTo(box.topLeft.x, 2);
+    expect((highlight!.y - image!.y) / image!.height).toBeCloseTo(box.topLeft.y, 2);
+    const word = await page.locator('.token[title="150.00"]').first().boundingBox();
+    expect(Math.abs(word!.x - highlight!.x)).toBeLessThan(3);
+    expect(Math.abs(word!.y - highlight!.y)).toBeLessThan(3);
+
+    // The first field (the total) has focus; its typed input is a number.
+    expect(await page.getAttribute('input[data-field-id="svc.invoice.total"]', 'type')).toBe('number');
+    expect(await page.getAttribute('input[data-field-id="svc.document.date"]', 'type')).toBe('date');
+    expect(await page.inputValue('input[data-field-id="svc.document.date"]')).toBe('2024-03-14');
+    mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    // A click on a word of the page takes it as the value; then the reviewer types a correction.
+    await page.click('input[data-field-id="svc.invoice.total"]');
+    await page.locator('.token[title="150.00"]').first().click();
+    expect(await page.inputValue('input[data-field-id="svc.invoice.total"]')).toBe('150.00');
+    await page.fill('input[data-field-id="svc.invoice.total"]', '155.50');
+    await page.keyboard.press('Enter'); // accept, on to the date
+    await page.keyboard.press('Control+Enter'); // complete
+    await page.waitForSelector('#all-done');
+
+    const result = await engine.getResult(fileId, { accountId: 'acme', timeoutMs: 5000 });
+    expect(result.status).toBe('FINALISED');
+    if (result.status !== 'FINALISED') return;
+    const fields = Object.fromEntries(result.results.fields.map((f) => [f.name, f as FieldResult]));
+    expect(fields['invoice.total']).toMatchObject({ value: '155.50', confidence: 1 });
+    expect(fields['document.date']).toMatchObject({ value: '2024-03-14', confidence: 1 });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('keeps the API behind the session cookie and the CSRF token', async () => {
+    const anonymous = await fetch(`${origin}/review/api/tasks`);
+    expect(anonymous.status).toBe(401);
+    const login = await fetch(`${origin}/review/api/login`, {
+      method: 'POST',
+      body: JSON.stringify(client),
+    });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(/Path=\/review\//);
+    const session = cookie.split(';')[0]!;
+    const { csrfToken } = (await login.json()) as { csrfToken: string };
+    const listed = await fetch(`${origin}/review/api/tasks`, { headers: { cookie: session } });
+    expect(listed.status).toBe(200);
+    // A change without the CSRF token is refused even with the cookie.
+    const forged = await fetch(`${origin}/review/api/logout`, {
+      method: 'POST',
+      headers: { cookie: session },
+    });
+    expect(forged.status).toBe(401);
+    const out = await fetch(`${origin}/review/api/logout`, {
+      method: 'POST',
+      headers: { cookie: session, 'x-csrf-token': csrfToken },
+    });
+    expect(out.status).toBe(200);
+    // The page itself is served with a strict content security policy and no third-party resource.
+    const html = await fetch(`${origin}/review/`);
+    expect(html.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(await html.text()).not.toMatch(/https?:\/\//);
+  });
+});
