@@ -106,10 +106,10 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     expect(await page.textContent('table.tasks')).toContain('Totals above 100 need a second look');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#page img');
-    await page.waitForFunction(() => {
-      const image = document.querySelector<HTMLImageElement>('#page img');
-      return image !== null && image.complete && image.naturalWidth > 0;
-    });
+    // Evaluated in the page (a string: this file is type-checked without the DOM library).
+    await page.waitForFunction(
+      "(() => { const image = document.querySelector('#page img'); return !!image && image.complete && image.naturalWidth > 0; })()",
+    );
     expect(await page.textContent('#note')).toBe('Totals above 100 need a second look');
 
     // The highlight of the total sits where the field was read, over the word "150.00".
