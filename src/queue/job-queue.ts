@@ -71,7 +71,7 @@ export class JobQueue {
   #stopped = false;
   /** Shared storage: jobs are claimed from the database by any process, not queued in memory. */
   readonly #shared: boolean;
-  #claiming = false;
+  #claiming: Promise<void> | undefined;
   #claimAgain = false;
   #poll: ReturnType<typeof setInterval> | undefined;
   /** Shared storage: queued jobs of every process, as last counted. */
@@ -209,6 +209,8 @@ export class JobQueue {
   async stop(graceMs: number): Promise<void> {
     this.#stopped = true;
     if (this.#poll) clearInterval(this.#poll);
+    // A claim in flight ends first (a job it gets is handed back), so nothing starts after stop.
+    await this.#claiming?.catch(() => undefined);
     for (const { timer } of this.#delayed.values()) clearTimeout(timer);
     this.#delayed.clear();
     this.#ready.length = 0;
@@ -276,12 +278,18 @@ export class JobQueue {
   }
 
   /** Shared storage: claims jobs from the database while this process has free slots. */
-  async #claimLoop(): Promise<void> {
+  #claimLoop(): Promise<void> {
     if (this.#claiming) {
       this.#claimAgain = true;
-      return;
+      return this.#claiming;
     }
-    this.#claiming = true;
+    this.#claiming = this.#claimWhileFree().finally(() => {
+      this.#claiming = undefined;
+    });
+    return this.#claiming;
+  }
+
+  async #claimWhileFree(): Promise<void> {
     try {
       do {
         this.#claimAgain = false;
@@ -300,13 +308,21 @@ export class JobQueue {
           });
           if (!got) break;
           this.#sharedQueued = Math.max(0, this.#sharedQueued - 1);
+          if (this.#stopped) {
+            // Claimed while the engine was closing: handed back at once, for another process to run.
+            const back = next(
+              got.claimed,
+              { status: 'new' },
+              { leaseOwner: null, leaseUntil: 0, runAfter: 0 },
+            );
+            if (await this.#o.persistence.updateJob(back, got.claimed.record.version)) this.#o.onChange(back);
+            break;
+          }
           this.#start(got.claimed, true);
         }
       } while (this.#claimAgain && !this.#stopped);
     } catch (error) {
       this.#o.onError(error, undefined);
-    } finally {
-      this.#claiming = false;
     }
   }
 

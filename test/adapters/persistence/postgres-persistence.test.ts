@@ -102,19 +102,18 @@ describe.skipIf(!url)('PostgreSQL persistence', () => {
     const b = createPostgresPersistence({ connectionString: url, schema, maxConnections: 4 });
     try {
       const seen: unknown[] = [];
-      const got = new Promise<void>((resolve) => {
-        void b.subscribe!((change) => {
-          seen.push(change);
-          resolve();
-        }).then((off) => offs.push(off));
+      let heard!: () => void;
+      const got = new Promise<void>((resolve) => (heard = resolve));
+      // LISTEN is in place once subscribe resolves: nothing sent after it is missed.
+      const off = await b.subscribe!((change) => {
+        seen.push(change);
+        heard();
       });
-      const offs: Array<() => Promise<void>> = [];
-      await new Promise((r) => setTimeout(r, 200));
       const job = makeJob();
       await a.insertJob(job);
       await got;
       expect(seen[0]).toEqual({ kind: 'job', accountId: job.accountId, fileId: job.record.file_id });
-      await Promise.all(offs.map((off) => off()));
+      await off();
     } finally {
       await a.close();
       await b.close();
