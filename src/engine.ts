@@ -351,9 +351,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
       }
       const enforce = uploadOptions.enforcePageLimit !== false;
       // Without enforcement (v1 uploads) a PDF that cannot be read is accepted here and fails when read.
-      const pageCount = enforce
-        ? await countPages(mediaType, bytes)
-        : await countPages(mediaType, bytes).catch(() => 0);
+      // A split child's pages are known (copied from its parent): no need to open it again to count them.
+      const parent = uploadOptions.parent;
+      const pageCount = parent
+        ? parent.pages[1] - parent.pages[0] + 1
+        : enforce
+          ? await countPages(mediaType, bytes)
+          : await countPages(mediaType, bytes).catch(() => 0);
       if (enforce && pageCount > limits.maxPages) {
         throw new DocexError(
           'PAGE_LIMIT_EXCEEDED',
