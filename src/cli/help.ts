@@ -1,0 +1,153 @@
+import os from 'node:os';
+
+/** The help texts of `docex` and its commands. */
+
+const EXIT_CODES = `Exit codes:
+  0    every file was read
+  1    some file failed (its line carries the error), or the output could not be written
+  2    usage error: unknown command or option, bad value, no input file, unknown product, invalid
+       rules; nothing was read
+  130  interrupted (Ctrl-C): the output holds whole lines of the files that finished`;
+
+const INPUTS = `Inputs: files, directories (walked recursively for .pdf, .png, .jpg and .jpeg files) and glob
+patterns, quoted so that docex expands them: 'invoices/**/*.pdf' (* ? [abc] {a,b} and ** for any
+number of directories). Names starting with a dot are left out of directories, and of patterns unless
+the pattern names the dot. A file given twice is read once. A file is recognised by its bytes, not
+its name: anything else gives an error line.`;
+
+const batchOptions = (): string => `Batch options:
+  --out FILE          write the lines to FILE instead of stdout; each line is appended whole as its
+                      file finishes, so an interrupted run keeps what it did. FILE is started anew
+                      unless --resume is given.
+  --resume            keep FILE and read only the files that have no line in it yet (a last line cut
+                      short by a crash is removed first). Needs --out.
+  --concurrency N     files in flight at once (default ${os.availableParallelism()}, the number of cores and of OCR
+                      workers). With more than one, lines come in the order files finish, not in the
+                      order given; there is still exactly one line per file.
+  --progress MODE     auto (default): a bar with files/s and ETA when stderr is a terminal (and the
+                      lines do not go to that terminal), nothing otherwise; bar; plain (a line per
+                      finished file); none. A summary (files, pages, failures by code, time) is always
+                      printed on stderr at the end.
+  --ocr MODE          auto (default: OCR pages without a text layer), always, never
+  --data-dir DIR      keep files, token layers, jobs, results, rules and review tasks in DIR (SQLite and
+                      files), as \`docex serve --data-dir DIR\` does; default: in memory, gone at exit
+  -h, --help          this text
+
+Ctrl-C stops cleanly: no new file is started and the files in flight finish (a second Ctrl-C
+abandons them); the output stays valid JSON Lines and the exit code is 130.`;
+
+export const GENERAL_HELP = `docex: document data extraction, offline
+
+Usage: docex <command> [options]
+
+Commands:
+  extract <input>...    read the fields of each document (svc.extract)
+  split <input>...      find the documents inside each file (svc.split)
+  validate <input>...   extract, check rules, open review tasks (svc.validate)
+  ingest <input>...     read each file into its token layer (words, lines, blocks)
+  serve                 the HTTP interface (v1 and v2) on the embedded defaults
+  help [command]        this text, or a command's
+
+\`docex <command> --help\` describes a command and its options. extract, split, validate and ingest
+write one JSON line per input file, to stdout or --out FILE, and take --out, --resume,
+--concurrency, --progress, --ocr and --data-dir.
+
+${INPUTS}
+
+${EXIT_CODES}`;
+
+export const COMMAND_HELP: Record<string, () => string> = {
+  extract:
+    () => `Usage: docex extract <input>... [--product ID]... [--locale LOCALE] [--verbose] [batch options]
+
+Reads the fields of each PDF, PNG or JPEG as an svc.extract job. One JSON line per file:
+  {"file", "fileId", "status": "FINALISED", "results": {"timestamp", "fields": [...]}}
+  {"file", "error": {"code", "message"}}                          when the file could not be read
+
+Options:
+  --product ID        product or fieldset ids (invoices:2, receipts:1, svc.invoice), repeatable or comma
+                      separated; default invoices:2 and receipts:1 together. An unknown id is a usage
+                      error.
+  --locale LOCALE     how day-first or month-first dates are read (en-AU, en-US, de-DE...)
+  --verbose           add the printed text and the alternatives to each field
+
+${batchOptions()}
+
+${INPUTS}
+
+${EXIT_CODES}`,
+
+  split: () => `Usage: docex split <input>... [batch options]
+
+Finds the documents inside each file (svc.split); each becomes a child file. One JSON line per file:
+  {"file", "fileId", "children": [{"file_id", "pages": [first, last], "confidence"}]}
+  {"file", "error": {"code", "message"}}
+
+${batchOptions()}
+
+${INPUTS}
+
+${EXIT_CODES}`,
+
+  validate:
+    () => `Usage: docex validate <input>... --product ID --rules FILE [--locale LOCALE] [--verbose] [batch options]
+
+Extracts the product from each file, evaluates the checks of the rules on its predictions and opens
+a review task for every check that holds (svc.validate). One JSON line per file:
+  {"file", "fileId", "status": "FINALISED", "results", "tasks": []}     no check held
+  {"file", "fileId", "status": "IN PROGRESS", "tasks": [{"id", "note", "field_ids", "priority"}]}
+                      tasks were opened: the result waits for their review (with --data-dir, review
+                      them with \`docex serve --data-dir DIR\`; without it they end with the run)
+  {"file", "error": {"code", "message"}}
+
+Options:
+  --product ID        the product or fieldset validated, exactly one (invoices:2, svc.invoice)
+  --rules FILE        a v2 rules record, {"data": {"checks": [{"condition", "note", "field_ids",
+                      "priority"?}]}, "schema": true} (docs/validation.md). Checked before any file is
+                      read (invalid rules: exit 2 with every problem and its path) and stored as the
+                      rules named after FILE without its extension.
+  --locale LOCALE     how day-first or month-first dates are read
+  --verbose           add the printed text and the alternatives to each field
+
+${batchOptions()}
+
+${INPUTS}
+
+${EXIT_CODES}`,
+
+  ingest: () => `Usage: docex ingest <input>... [--text] [batch options]
+
+Reads each file into its token layer (words with boxes, lines, blocks). One JSON line per file:
+  {"file", "fileId", "pages", "tokens", "lines", "blocks"}    (with --text, "text": the text line by line)
+  {"file", "error": {"code", "message"}}
+
+Options:
+  --text              add the text, line by line
+
+${batchOptions()}
+
+${INPUTS}
+
+${EXIT_CODES}`,
+
+  serve:
+    () => `Usage: docex serve [--port N] [--host ADDR] [--data-dir DIR] [--client ID:SECRET[:ACCOUNT]]... [--namespace NS]
+
+The HTTP interface (v1 and v2) on the embedded defaults: files and a SQLite database in --data-dir
+(default ./docex-data), port 8080 (or $PORT) on 127.0.0.1. Without --client it creates a client of
+the account "default" and prints its id and secret. SIGTERM or Ctrl-C stops it cleanly: running jobs
+finish, or are taken up by the next start.
+
+Options:
+  --port N            port to listen on (0: any free port)
+  --host ADDR         address to listen on
+  --data-dir DIR      where files, jobs, results, rules, tasks, accounts and clients are kept
+  --client ID:SECRET[:ACCOUNT]   an API client (repeatable; account "default" when not given)
+  --namespace NS      prefix of built-in workflow and fieldset ids (default svc)
+  -h, --help          this text
+
+Exit codes:
+  0    stopped by SIGTERM or Ctrl-C
+  1    could not start (port in use, unreadable data directory)
+  2    usage error`,
+};
