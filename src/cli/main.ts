@@ -10,7 +10,7 @@ import { collectFiles } from './files.js';
 import { COMMAND_HELP, GENERAL_HELP } from './help.js';
 import { fileWriter, readPreviousRun, streamWriter, type LineWriter, type OutStream } from './output.js';
 import { createProgress, type Progress, type ProgressMode, type ProgressStream } from './progress.js';
-import { extractWork, ingestWork, splitWork, validateWork, type FileWork } from './work.js';
+import { extractWork, forgetting, ingestWork, splitWork, validateWork, type FileWork } from './work.js';
 
 /** The streams the command writes to: the process's, or a test's. */
 export interface CliIo {
@@ -197,6 +197,9 @@ async function batch(
     let work: FileWork;
     try {
       work = await prepare(command, engine, products, rules, values);
+      // In memory, a file's data is dropped once its line is written: memory stays flat however long the
+      // batch (with --data-dir it is kept, as the server keeps it).
+      if (!values['data-dir']) work = forgetting(engine, work);
     } catch (error) {
       if (!isDocexError(error)) throw error;
       const details = error.details.map((d) => `\n  ${d.path ? `${d.path}: ` : ''}${d.message}`);

@@ -136,3 +136,16 @@ export function ingestWork(engine: Engine, options: { text: boolean }): FileWork
     return { line, pages: layer.pages.length };
   };
 }
+
+/** The work, then the file (and a split's children) forgotten by the engine once its line is made. */
+export function forgetting(engine: Engine, work: FileWork): FileWork {
+  return async (file) => {
+    const outcome = await work(file);
+    const line = outcome.line as { fileId?: unknown; children?: Array<{ file_id?: unknown }> };
+    const ids = [line.fileId, ...(line.children ?? []).map((c) => c.file_id)].filter(
+      (id): id is string => typeof id === 'string',
+    );
+    await Promise.all(ids.map((id) => engine.deleteFile(id).catch(() => false)));
+    return outcome;
+  };
+}
