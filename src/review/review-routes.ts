@@ -87,9 +87,12 @@ export function createReviewRoutes(
     return current;
   }
 
-  function cookie(value: string, maxAge: number, request: Request): string {
-    const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
-    return `${COOKIE}=${value}; Path=${base}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
+  /** The cookie is scoped to the page's path as the browser sees it (under the host's basePath). */
+  function cookie(value: string, maxAge: number, request: Request, rest: string): string {
+    const url = new URL(request.url);
+    const secure = url.protocol === 'https:' ? '; Secure' : '';
+    const pathOfPage = url.pathname.slice(0, url.pathname.length - rest.length) || base;
+    return `${COOKIE}=${value}; Path=${pathOfPage}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
   }
 
   return async (request, path) => {
@@ -116,12 +119,12 @@ export function createReviewRoutes(
           .setExpirationTime(`${sessionSeconds}s`)
           .sign(key);
         return json({ accountId, csrfToken: csrf }, 200, {
-          'set-cookie': cookie(token, sessionSeconds, request),
+          'set-cookie': cookie(token, sessionSeconds, request, rest),
         });
       }
       if (request.method === 'POST' && rest === 'api/logout') {
         await changing(request);
-        return json({ signedOut: true }, 200, { 'set-cookie': cookie('', 0, request) });
+        return json({ signedOut: true }, 200, { 'set-cookie': cookie('', 0, request, rest) });
       }
       if (request.method === 'GET' && rest === 'api/session') {
         const { accountId, csrf } = await session(request);

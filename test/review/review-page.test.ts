@@ -187,3 +187,27 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     expect(await html.text()).not.toMatch(/https?:\/\//);
   });
 });
+
+describe('the review page under a host prefix', () => {
+  it('scopes the session cookie to the page as the browser sees it', async () => {
+    const engine = createEngine({ ingest: { ocr: 'never' } });
+    try {
+      await engine.createClient('acme', { clientId: 'r', clientSecret: 'reviewer-secret-0123456789' });
+      const handler = createFetchHandler(engine, { basePath: '/docex', review: { path: '/check/' } });
+      const login = await handler(
+        new Request('http://127.0.0.1/docex/check/api/login', {
+          method: 'POST',
+          body: JSON.stringify({ clientId: 'r', clientSecret: 'reviewer-secret-0123456789' }),
+        }),
+      );
+      expect(login.status).toBe(200);
+      expect(login.headers.get('set-cookie')).toMatch(/Path=\/docex\/check\/;/);
+      const page = await handler(new Request('http://127.0.0.1/docex/check/'));
+      expect(page.headers.get('content-type')).toMatch(/text\/html/);
+      const off = createFetchHandler(engine, { review: false });
+      expect((await off(new Request('http://127.0.0.1/review/'))).status).toBe(404);
+    } finally {
+      await engine.close();
+    }
+  });
+});
