@@ -786,6 +786,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // macrotask, so workflows the host registers right after createEngine are known by then.
   (engine as { ready: Promise<void> }).ready = new Promise<void>((resolve) => setTimeout(resolve, 0))
     .then(async () => {
+      // Closed before it started (createEngine then close at once): nothing to take up.
+      if (closed) return;
       // Shared storage: other processes' changes wake result requests waiting here, and new or released
       // jobs wake this process's claims.
       if (persistence.shared && persistence.subscribe) {

@@ -151,6 +151,7 @@ export class JobQueue {
    * their lease with shared storage). A job whose runs were all cut short fails with JOB_INTERRUPTED.
    */
   async recover(): Promise<number> {
+    if (this.#stopped) return 0;
     const persistence = this.#o.persistence;
     if (this.#shared) {
       // Any process takes up jobs whose lease ended, through the same claims as new work.

@@ -109,3 +109,24 @@ describe('taking up jobs an earlier engine left behind', () => {
     expect(job).toMatchObject({ status: 'failed', error: { code: 'UNKNOWN_WORKFLOW' } });
   });
 });
+
+describe('an engine closed before it took anything up', () => {
+  it('starts no claims and no polling after close, even with shared storage', async () => {
+    const memory = createMemoryPersistence();
+    let claims = 0;
+    const shared: JobPersistence = {
+      ...memory,
+      shared: true,
+      claimNext: async () => {
+        claims++;
+        return undefined;
+      },
+      countJobs: async () => 0,
+    };
+    const engine = createEngine({ persistence: shared, jobs: { pollMs: 10 } });
+    await engine.close();
+    await engine.ready;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(claims).toBe(0);
+  });
+});
