@@ -1,4 +1,6 @@
 export { createEngine } from './engine.js';
+// The Engine interface, its options and answers (TaskView, ResultRecord, UploadRecordV1/V2, ...).
+export type * from './engine-types.js';
 export type {
   Engine,
   EngineEvents,
@@ -57,4 +59,3 @@ export type { ReviewTask } from './tasks/review-tasks.js';
 export type { RulesRecord, Check, Condition } from './conditions/types.js';
 export type { ResultField, SplitFieldResult } from './extraction/types.js';
 export type { ReviewOptions } from './review/review-routes.js';
-export type { TaskView } from './engine-types.js';
