@@ -1,4 +1,5 @@
 import { isDocexError } from '../core/errors.js';
+import { ThreadFileError } from './engine-threads.js';
 import type { LineWriter } from './output.js';
 import type { Progress } from './progress.js';
 import { formatDuration } from './progress.js';
@@ -123,7 +124,9 @@ export async function runBatch(options: {
   return report;
 }
 
-function describeError(error: unknown): { code: string; message: string } {
+/** A file's error as its line gives it: a code and a message for a person. */
+export function describeError(error: unknown): { code: string; message: string } {
+  if (error instanceof ThreadFileError) return error.failure;
   if (isDocexError(error)) return { code: error.code, message: error.message };
   const system = error as NodeJS.ErrnoException;
   if (typeof system?.code === 'string' && typeof system.message === 'string')

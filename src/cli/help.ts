@@ -21,9 +21,13 @@ const batchOptions = (): string => `Batch options:
                       unless --resume is given.
   --resume            keep FILE and read only the files that have no line in it yet (a last line cut
                       short by a crash is removed first). Needs --out.
-  --concurrency N     files in flight at once (default ${os.availableParallelism()}, the number of cores and of OCR
-                      workers). With more than one, lines come in the order files finish, not in the
-                      order given; there is still exactly one line per file.
+  --threads N         engine threads: each reads, OCRs and extracts files on its own core (default
+                      ${os.availableParallelism()}, the number of cores, but no more than there are files; 1 with --data-dir, which
+                      is one engine's database). OCR workers are shared out: one per core in all.
+  --concurrency N     files in flight at once over all threads (default 2 per thread, or ${os.availableParallelism()} with one
+                      thread): a thread reads the next file while OCR runs on another. With more than
+                      one, lines come in the order files finish, not in the order given; there is
+                      still exactly one line per file.
   --progress MODE     auto (default): a bar with files/s and ETA when stderr is a terminal (and the
                       lines do not go to that terminal), nothing otherwise; bar; plain (a line per
                       finished file); none. A summary (files, pages, failures by code, time) is always
@@ -50,7 +54,7 @@ Commands:
 
 \`docex <command> --help\` describes a command and its options. extract, split, validate and ingest
 write one JSON line per input file, to stdout or --out FILE, and take --out, --resume,
---concurrency, --progress, --ocr and --data-dir.
+--threads, --concurrency, --progress, --ocr and --data-dir.
 
 ${INPUTS}
 

@@ -1,16 +1,22 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { isDocexError } from '../core/errors.js';
 import type { OcrMode } from '../documents/ingest.js';
-import { createEngine, type Engine, type EngineOptions } from '../engine.js';
 import { Interrupt, runBatch, summary } from './batch.js';
+import {
+  BATCH_COMMANDS,
+  openBatchEngine,
+  SetupError,
+  type BatchCommand,
+  type BatchSetup,
+} from './batch-engine.js';
+import { startEngineThreads } from './engine-threads.js';
 import { collectFiles } from './files.js';
 import { COMMAND_HELP, GENERAL_HELP } from './help.js';
 import { fileWriter, readPreviousRun, streamWriter, type LineWriter, type OutStream } from './output.js';
 import { createProgress, type Progress, type ProgressMode, type ProgressStream } from './progress.js';
-import { extractWork, forgetting, ingestWork, splitWork, validateWork, type FileWork } from './work.js';
+import type { FileWork } from './work.js';
 
 /** The streams the command writes to: the process's, or a test's. */
 export interface CliIo {
@@ -19,13 +25,12 @@ export interface CliIo {
 }
 
 const DEFAULT_PRODUCTS = ['invoices:2', 'receipts:1'];
-const BATCH_COMMANDS = ['extract', 'split', 'validate', 'ingest'] as const;
-type BatchCommand = (typeof BATCH_COMMANDS)[number];
 
 const BATCH_OPTIONS = {
   out: { type: 'string' },
   resume: { type: 'boolean', default: false },
   concurrency: { type: 'string' },
+  threads: { type: 'string' },
   progress: { type: 'string', default: 'auto' },
   ocr: { type: 'string', default: 'auto' },
   'data-dir': { type: 'string' },
@@ -125,6 +130,7 @@ interface BatchValues {
   out?: string | undefined;
   resume?: boolean | undefined;
   concurrency?: string | undefined;
+  threads?: string | undefined;
   progress?: string | undefined;
   ocr?: string | undefined;
   'data-dir'?: string | undefined;
@@ -145,9 +151,11 @@ async function batch(
   // Options first: a usage error reads nothing and leaves an earlier --out file as it was.
   const ocr = (values.ocr ?? 'auto') as OcrMode;
   if (!['auto', 'always', 'never'].includes(ocr)) throw new UsageError('--ocr must be auto, always or never');
-  const concurrency =
-    values.concurrency === undefined ? os.availableParallelism() : Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
+  const concurrencyOption = values.concurrency === undefined ? undefined : Number(values.concurrency);
+  if (
+    concurrencyOption !== undefined &&
+    (!Number.isInteger(concurrencyOption) || concurrencyOption < 1 || concurrencyOption > 256)
+  )
     throw new UsageError('--concurrency must be a whole number from 1 to 256');
   const progressOption = values.progress ?? 'auto';
   if (!['auto', 'bar', 'plain', 'none'].includes(progressOption))
@@ -158,7 +166,7 @@ async function batch(
     .flatMap((p) => p.split(','))
     .map((p) => p.trim())
     .filter(Boolean);
-  let rules: { id: string; record: unknown } | undefined;
+  let rules: BatchSetup['rules'];
   if (command === 'validate') {
     if (products.length !== 1) throw new UsageError('--product takes exactly one product or fieldset id');
     if (!values.rules) throw new UsageError('--rules FILE is required');
@@ -179,32 +187,38 @@ async function batch(
     stderr.write(`docex ${command}: removed a last line of ${values.out} cut short by an interruption\n`);
   const files = previous ? found.filter((f) => !previous.done.has(path.resolve(f))) : found;
 
-  const storage = values['data-dir'] ? await durableStorage(values['data-dir']) : {};
-  const engine = createEngine({
-    // A local batch: no upload limits beyond the machine's.
-    limits: { maxFileBytes: 512 * 1024 * 1024, maxPages: 1000 },
-    ingest: { ocr },
-    jobs: { concurrency: Math.max(4, concurrency), shutdownGraceMs: 2000 },
-    ...storage,
-  });
+  const cores = os.availableParallelism();
+  const dataDir = values['data-dir'];
+  const threads = resolveThreads(values.threads, dataDir, files.length, cores);
+  const concurrency = concurrencyOption ?? (threads > 1 ? 2 * threads : cores);
+  const setup: BatchSetup = {
+    command,
+    ocr,
+    products,
+    rules,
+    locale: values.locale,
+    verbose: values.verbose === true,
+    text: values.text === true,
+    dataDir,
+    concurrency: Math.ceil(concurrency / threads),
+    // The machine's cores shared out: one OCR worker per core in all.
+    ...(threads > 1 ? { ocrWorkers: Math.max(1, Math.round(cores / threads)) } : {}),
+  };
   let progress: Progress | undefined;
   let out: LineWriter | undefined;
+  let runner: { work: FileWork; close(): Promise<void>; abandon(): Promise<void> } | undefined;
   const interrupt = new Interrupt((text) => {
     progress?.stop();
     stderr.write(text + '\n');
   }).install();
   try {
-    let work: FileWork;
     try {
-      work = await prepare(command, engine, products, rules, values);
-      // In memory, a file's data is dropped once its line is written: memory stays flat however long the
-      // batch (with --data-dir it is kept, as the server keeps it).
-      if (!values['data-dir']) work = forgetting(engine, work);
+      runner = threads > 1 ? await threadRunner(setup, threads) : await inProcessRunner(setup);
     } catch (error) {
-      if (!isDocexError(error)) throw error;
-      const details = error.details.map((d) => `\n  ${d.path ? `${d.path}: ` : ''}${d.message}`);
-      throw new UsageError(`${error.message} (${error.code})${details.join('')}`);
+      if (error instanceof SetupError) throw new UsageError(error.message);
+      throw error;
     }
+    const { work } = runner;
     out = values.out
       ? await fileWriter(values.out, { append: values.resume === true }).catch((error: Error) => {
           throw new UsageError(`cannot open ${values.out}: ${error.message}`);
@@ -235,42 +249,44 @@ async function batch(
   } finally {
     progress?.stop();
     await out?.close();
-    await engine.close();
+    // Abandoned files (a second Ctrl-C) are not waited for.
+    await (interrupt.abandonedNow ? runner?.abandon() : runner?.close());
     interrupt.uninstall();
   }
 }
 
-/** Checks the products (and stores the rules) before any file is read; answers the work on one file. */
-async function prepare(
-  command: BatchCommand,
-  engine: Engine,
-  products: string[],
-  rules: { id: string; record: unknown } | undefined,
-  values: BatchValues,
-): Promise<FileWork> {
-  const options = { locale: values.locale, verbose: values.verbose === true };
-  switch (command) {
-    case 'extract':
-      engine.resolveProducts(products);
-      return extractWork(engine, { products, ...options });
-    case 'validate':
-      engine.resolveProducts(products);
-      try {
-        await engine.putValidationRules(rules!.id, rules!.record);
-      } catch (error) {
-        if (!isDocexError(error) || error.details.length === 0) throw error;
-        const problems = error.details.map((d) => `\n  ${d.path ? `${d.path}: ` : ''}${d.message}`);
-        throw new UsageError(`the rules in ${values.rules} are invalid (${error.code}):${problems.join('')}`);
-      }
-      return validateWork(engine, { product: products[0]!, rulesId: rules!.id, ...options });
-    case 'split':
-      return splitWork(engine);
-    case 'ingest':
-      return ingestWork(engine, { text: values.text === true });
+/**
+ * Engine threads: `--threads`, else one per core (no more than files) when the batch is in memory. A
+ * data dir is one engine's SQLite database, so a batch keeping its data runs in this thread.
+ */
+function resolveThreads(
+  option: string | undefined,
+  dataDir: string | undefined,
+  files: number,
+  cores: number,
+) {
+  if (option !== undefined) {
+    const threads = Number(option);
+    if (!Number.isInteger(threads) || threads < 1 || threads > 64)
+      throw new UsageError('--threads must be a whole number from 1 to 64');
+    if (threads > 1 && dataDir) throw new UsageError('--threads above 1 cannot be used with --data-dir');
+    return Math.max(1, Math.min(threads, files));
   }
+  return dataDir ? 1 : Math.max(1, Math.min(cores, files));
 }
 
-async function readRules(file: string): Promise<{ id: string; record: unknown }> {
+async function inProcessRunner(setup: BatchSetup) {
+  const { engine, work } = await openBatchEngine(setup);
+  const close = () => engine.close();
+  return { work, close, abandon: close };
+}
+
+async function threadRunner(setup: BatchSetup, threads: number) {
+  const pool = await startEngineThreads({ threads, setup });
+  return { work: pool.work, close: () => pool.close(), abandon: () => pool.terminate() };
+}
+
+async function readRules(file: string): Promise<NonNullable<BatchSetup['rules']>> {
   let text;
   try {
     text = await readFile(file, 'utf8');
@@ -284,20 +300,7 @@ async function readRules(file: string): Promise<{ id: string; record: unknown }>
     throw new UsageError(`the rules file ${file} is not JSON: ${(error as Error).message}`);
   }
   const id = path.basename(file, path.extname(file)).slice(0, 256) || 'rules';
-  return { id, record };
-}
-
-/** The embedded durable defaults: files in DIR/files, everything else in the SQLite file DIR/docex.db. */
-async function durableStorage(dir: string): Promise<Pick<EngineOptions, 'files' | 'persistence'>> {
-  await mkdir(dir, { recursive: true });
-  const [{ createFsFileStore }, { createSqlitePersistence }] = await Promise.all([
-    import('../adapters/stores/fs-file-store.js'),
-    import('../adapters/persistence/sqlite-persistence.js'),
-  ]);
-  return {
-    files: createFsFileStore({ dir: path.join(dir, 'files') }),
-    persistence: createSqlitePersistence({ path: path.join(dir, 'docex.db') }),
-  };
+  return { id, record, file };
 }
 
 interface ServeValues {

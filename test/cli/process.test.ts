@@ -52,51 +52,70 @@ describe('docex as a process', () => {
     expect(child.output.stderr).toMatch(/docex extract: \d+ files?, /);
   });
 
-  it('SIGINT stops starting files, lets those in flight finish, leaves valid JSON Lines and exits 130; --resume finishes', async () => {
-    const out = path.join(dir, 'interrupted.jsonl');
-    const args = [
-      'extract',
-      batch,
-      '--ocr',
-      'never',
-      '--product',
-      'invoices:1',
-      '--out',
-      out,
-      '--concurrency',
-      '2',
-    ];
-    const child = spawnCli(args);
-    await linesAtLeast(out, 3);
-    child.kill('SIGINT');
-    expect(await exited(child)).toEqual({ code: 130, signal: null });
-    expect(child.output.stderr).toContain('interrupted: no new file is started');
-    expect(child.output.stderr).toMatch(/interrupted: \d+ files not started; run again with --resume/);
-    const done = await readLines(out); // throws on a partial or malformed line
-    expect(done.length).toBeGreaterThanOrEqual(3);
-    expect(done.length).toBeLessThan(files.length);
-    expect(new Set(done.map((l) => l.file)).size).toBe(done.length);
-    expect(done.every((l) => l.status === 'FINALISED')).toBe(true);
+  it.each(['1', '2'])(
+    'SIGINT stops starting files, lets those in flight finish, leaves valid JSON Lines and exits 130; --resume finishes (--threads %s)',
+    async (threads) => {
+      const out = path.join(dir, `interrupted-${threads}.jsonl`);
+      const args = [
+        'extract',
+        batch,
+        '--ocr',
+        'never',
+        '--product',
+        'invoices:1',
+        '--out',
+        out,
+        '--concurrency',
+        '2',
+        '--threads',
+        threads,
+      ];
+      const child = spawnCli(args);
+      await linesAtLeast(out, 3);
+      child.kill('SIGINT');
+      expect(await exited(child)).toEqual({ code: 130, signal: null });
+      expect(child.output.stderr).toContain('interrupted: no new file is started');
+      expect(child.output.stderr).toMatch(/interrupted: \d+ files not started; run again with --resume/);
+      const done = await readLines(out); // throws on a partial or malformed line
+      expect(done.length).toBeGreaterThanOrEqual(3);
+      expect(done.length).toBeLessThan(files.length);
+      expect(new Set(done.map((l) => l.file)).size).toBe(done.length);
+      expect(done.every((l) => l.status === 'FINALISED')).toBe(true);
 
-    const resumed = spawnCli([...args, '--resume']);
-    expect(await exited(resumed)).toEqual({ code: 0, signal: null });
-    expect(resumed.output.stderr).toContain(`${done.length} files skipped`);
-    const all = await readLines(out);
-    expect(all.slice(0, done.length)).toEqual(done);
-    expect(all.map((l) => l.file).sort()).toEqual([...files].sort());
-  });
+      const resumed = spawnCli([...args, '--resume']);
+      expect(await exited(resumed)).toEqual({ code: 0, signal: null });
+      expect(resumed.output.stderr).toContain(`${done.length} files skipped`);
+      const all = await readLines(out);
+      expect(all.slice(0, done.length)).toEqual(done);
+      expect(all.map((l) => l.file).sort()).toEqual([...files].sort());
+    },
+  );
 
-  it('a second SIGINT abandons the files in flight: still whole lines only, exit 130', async () => {
-    const out = path.join(dir, 'abandoned.jsonl');
-    const child = spawnCli(['extract', batch, '--ocr', 'never', '--out', out, '--concurrency', '3']);
-    await linesAtLeast(out, 1);
-    child.kill('SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    child.kill('SIGINT');
-    expect(await exited(child)).toEqual({ code: 130, signal: null });
-    expect(child.output.stderr).toContain('interrupted again');
-    const lines = await readLines(out);
-    expect(lines.length).toBeLessThan(files.length);
-    expect(new Set(lines.map((l) => l.file)).size).toBe(lines.length);
-  });
+  it.each(['1', '2'])(
+    'a second SIGINT abandons the files in flight: still whole lines only, exit 130 (--threads %s)',
+    async (threads) => {
+      const out = path.join(dir, `abandoned-${threads}.jsonl`);
+      const child = spawnCli([
+        'extract',
+        batch,
+        '--ocr',
+        'never',
+        '--out',
+        out,
+        '--concurrency',
+        '3',
+        '--threads',
+        threads,
+      ]);
+      await linesAtLeast(out, 1);
+      child.kill('SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      child.kill('SIGINT');
+      expect(await exited(child)).toEqual({ code: 130, signal: null });
+      expect(child.output.stderr).toContain('interrupted again');
+      const lines = await readLines(out);
+      expect(lines.length).toBeLessThan(files.length);
+      expect(new Set(lines.map((l) => l.file)).size).toBe(lines.length);
+    },
+  );
 });
