@@ -2238,8 +2238,9 @@ function docexExtract(
   progress: 'none' | 'plain',
   hooks: { onSpawn?: (pid: number) => void; onLine?: (line: string) => void } = {},
   command = 'extract',
+  extra: string[] = [],
 ): Promise<CliRun> {
-  const args = [command, dir, '--out', out, '--progress', progress];
+  const args = [command, dir, '--out', out, '--progress', progress, ...extra];
   if (command === 'extract') args.push('--product', BATCH_PRODUCT);
   return runCli(bin, args, { command, timeoutMs: BATCH_TIMEOUT_MS, ...hooks });
 }
@@ -2270,7 +2271,7 @@ async function batchTextCase(dir: string, bin: string, cores: number) {
       ` ${fmt(text.bytes / 1024, 'KiB')} in all; ${BATCH_ROUNDS} rounds, docex then pdftotext; figures are medians`,
   );
   log(
-    `       docex extract DIR --out FILE --product ${BATCH_PRODUCT} --progress none (default --concurrency ${cores});` +
+    `       docex extract DIR --out FILE --product ${BATCH_PRODUCT} --progress none (default --threads ${cores}, --concurrency ${2 * cores});` +
       ` pdftotext -bbox-layout FILE OUT.html, one process per file, ${cores} at a time`,
   );
   const startSeconds = await docexStartSeconds(bin);
@@ -2300,9 +2301,17 @@ async function batchTextCase(dir: string, bin: string, cores: number) {
       baselineError = `pdftotext failed: ${(error as Error).message}`;
     }
   }
-  // For where the time goes: the same folder through `docex ingest` (the text layer, no job, no fields).
+  // For where the time goes: the same folder through `docex ingest` (the text layer, no job, no fields),
+  // and `docex extract --threads 1` (everything in the main thread, as before engine threads).
   const ingest = await measuredRun(
     docexExtract(bin, path.join(dir, 'text'), path.join(dir, 'ingest.jsonl'), 'none', {}, 'ingest'),
+    text.files.length,
+  );
+  const oneThread = await measuredRun(
+    docexExtract(bin, path.join(dir, 'text'), path.join(dir, 'one-thread.jsonl'), 'none', {}, 'extract', [
+      '--threads',
+      '1',
+    ]),
     text.files.length,
   );
 
@@ -2326,6 +2335,10 @@ async function batchTextCase(dir: string, bin: string, cores: number) {
       ` = ${fmt(ingest.batch.pagesPerSecond, 'pages/s')}, spawn to exit ${fmt(ingest.wall.seconds, 's')} = ${fmt(ingest.wall.pagesPerSecond, 'pages/s')};` +
       ` so extraction (job, fields) adds about ${fmt(((ours.batch.seconds - ingest.batch.seconds) / ours.batch.pages) * 1000, 'ms')} per page;` +
       ` ingest ${cpuText(ingest)}`,
+  );
+  log(
+    `               docex extract --threads 1 (one engine in the main thread): batch ${fmt(oneThread.batch.seconds, 's')}` +
+      ` = ${fmt(oneThread.batch.pagesPerSecond, 'pages/s')}, spawn to exit ${fmt(oneThread.wall.pagesPerSecond, 'pages/s')}; ${cpuText(oneThread)}`,
   );
   let baseline: Baseline;
   if (baselineError) {
@@ -2353,6 +2366,7 @@ async function batchTextCase(dir: string, bin: string, cores: number) {
     bytes: text.bytes,
     rounds: BATCH_ROUNDS,
     concurrency: cores,
+    threads: cores,
     docex: {
       ...ours,
       wallRounds: docexRounds.map((r) => r.wall.pagesPerSecond),
@@ -2361,6 +2375,7 @@ async function batchTextCase(dir: string, bin: string, cores: number) {
     },
     startSeconds,
     ingest,
+    oneThread,
     baseline,
     ratio,
     batchRatio,
