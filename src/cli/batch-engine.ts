@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isDocexError } from '../core/errors.js';
 import type { OcrMode } from '../documents/ingest.js';
 import { createEngine, type Engine, type EngineOptions } from '../engine.js';
+import type { OcrEngine } from '../ports/ocr-engine.js';
 import { extractWork, forgetting, ingestWork, splitWork, validateWork, type FileWork } from './work.js';
 
 export const BATCH_COMMANDS = ['extract', 'split', 'validate', 'ingest'] as const;
@@ -27,8 +28,11 @@ export interface BatchSetup {
   dataDir?: string | undefined;
   /** Files this engine has in flight at most. */
   concurrency: number;
-  /** OCR workers of this engine; default one per core. */
-  ocrWorkers?: number | undefined;
+  /**
+   * Engine threads: the number of OCR workers the main thread shares among the threads (this engine
+   * sends its pages there); undefined: the engine has OCR workers of its own, one per core.
+   */
+  sharedOcrWorkers?: number | undefined;
 }
 
 /** The batch cannot start: unknown product, invalid rules (a usage error, exit code 2). */
@@ -39,15 +43,19 @@ export interface BatchEngine {
   work: FileWork;
 }
 
-/** Makes the engine of a batch and the work on one file, checking products and rules before any file. */
-export async function openBatchEngine(setup: BatchSetup): Promise<BatchEngine> {
+/**
+ * Makes the engine of a batch and the work on one file, checking products and rules before any file.
+ * `ocr`: the OCR engine to use instead of the engine's own workers (an engine thread's link to the
+ * shared ones).
+ */
+export async function openBatchEngine(setup: BatchSetup, ocr?: OcrEngine): Promise<BatchEngine> {
   const storage = setup.dataDir ? await durableStorage(setup.dataDir) : {};
   const engine = createEngine({
     // A local batch: no upload limits beyond the machine's.
     limits: { maxFileBytes: 512 * 1024 * 1024, maxPages: 1000 },
     ingest: { ocr: setup.ocr },
     jobs: { concurrency: Math.max(4, setup.concurrency), shutdownGraceMs: 2000 },
-    ...(setup.ocrWorkers === undefined ? {} : { ocr: { workers: setup.ocrWorkers } }),
+    ...(ocr ? { ocr } : {}),
     ...storage,
   });
   try {

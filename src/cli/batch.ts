@@ -1,5 +1,4 @@
-import { isDocexError } from '../core/errors.js';
-import { ThreadFileError } from './engine-threads.js';
+import { describeError } from './file-errors.js';
 import type { LineWriter } from './output.js';
 import type { Progress } from './progress.js';
 import { formatDuration } from './progress.js';
@@ -122,16 +121,6 @@ export async function runBatch(options: {
   report.notStarted = files.length - next;
   report.seconds = (Date.now() - started) / 1000;
   return report;
-}
-
-/** A file's error as its line gives it: a code and a message for a person. */
-export function describeError(error: unknown): { code: string; message: string } {
-  if (error instanceof ThreadFileError) return error.failure;
-  if (isDocexError(error)) return { code: error.code, message: error.message };
-  const system = error as NodeJS.ErrnoException;
-  if (typeof system?.code === 'string' && typeof system.message === 'string')
-    return { code: 'IO_ERROR', message: system.message };
-  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
 }
 
 /** The summary printed on stderr at the end of a batch. */

@@ -4,17 +4,61 @@
  * error. A file's failure is that file's answer; the thread goes on.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { describeError } from './batch.js';
+import { DocexError, type ErrorCode } from '../core/errors.js';
+import type { GreyImage } from '../ports/image-backend.js';
+import type { OcrEngine, OcrOptions, OcrWord } from '../ports/ocr-engine.js';
+import { describeError } from './file-errors.js';
 import { openBatchEngine, SetupError, type BatchEngine, type BatchSetup } from './batch-engine.js';
 import type { FromThread, ToThread } from './engine-threads.js';
 
 const port = parentPort!;
-const send = (message: FromThread): void => port.postMessage(message);
+const send = (message: FromThread, transfer?: ArrayBuffer[]): void => port.postMessage(message, transfer);
+
+/** Pages sent to the main thread's shared OCR workers, by request id. */
+const recognising = new Map<number, { resolve: (words: OcrWord[]) => void; reject: (e: unknown) => void }>();
+let nextOcrId = 0;
+let ocrClosed = false;
+
+/**
+ * The OCR engine of this thread's engine: each page goes to the OCR workers the main thread shares
+ * among all threads. `size` is theirs, so a PDF's pages are read side by side to keep them all busy.
+ */
+function sharedOcr(size: number): OcrEngine & { size: number } {
+  return {
+    size,
+    recognize(image: GreyImage, options: OcrOptions = {}): Promise<OcrWord[]> {
+      if (ocrClosed)
+        return Promise.reject(new DocexError('ENGINE_CLOSED', 'The OCR engine has been closed.'));
+      const id = nextOcrId++;
+      // A copy travels (its memory moves to the main thread): the caller may use its image again.
+      const data = image.data.slice();
+      return new Promise<OcrWord[]>((resolve, reject) => {
+        recognising.set(id, { resolve, reject });
+        send({ type: 'ocr', id, image: { width: image.width, height: image.height, data }, options }, [
+          data.buffer,
+        ]);
+      });
+    },
+    close(): Promise<void> {
+      ocrClosed = true;
+      for (const pending of recognising.values())
+        pending.reject(new DocexError('ENGINE_CLOSED', 'The OCR engine has been closed.'));
+      recognising.clear();
+      return Promise.resolve();
+    },
+  };
+}
 
 function serve({ engine, work }: BatchEngine): void {
   const running = new Set<Promise<void>>();
   port.on('message', (message: ToThread) => {
-    if (message.type === 'file') {
+    if (message.type === 'ocr-done' || message.type === 'ocr-failed') {
+      const pending = recognising.get(message.id);
+      recognising.delete(message.id);
+      if (message.type === 'ocr-done') pending?.resolve(message.words);
+      // The code (OCR_TIMEOUT is transient: the job is retried) and message as the OCR workers gave them.
+      else pending?.reject(new DocexError(message.error.code as ErrorCode, message.error.message));
+    } else if (message.type === 'file') {
       const { id, file } = message;
       const done = work(file).then(
         (outcome) => send({ type: 'done', id, outcome }),
@@ -35,7 +79,9 @@ function serve({ engine, work }: BatchEngine): void {
 }
 
 try {
-  serve(await openBatchEngine(workerData as BatchSetup));
+  const setup = workerData as BatchSetup;
+  const ocr = setup.sharedOcrWorkers === undefined ? undefined : sharedOcr(setup.sharedOcrWorkers);
+  serve(await openBatchEngine(setup, ocr));
 } catch (error) {
   send({
     type: 'setup-failed',

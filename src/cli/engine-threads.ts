@@ -2,8 +2,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { GreyImage } from '../ports/image-backend.js';
+import type { OcrEngine, OcrOptions, OcrWord } from '../ports/ocr-engine.js';
 import type { BatchSetup } from './batch-engine.js';
 import { SetupError } from './batch-engine.js';
+import { describeError, ThreadFileError } from './file-errors.js';
 import type { FileOutcome, FileWork } from './work.js';
 
 /**
@@ -14,7 +17,11 @@ import type { FileOutcome, FileWork } from './work.js';
  */
 
 /** Main thread to engine thread. */
-export type ToThread = { type: 'file'; id: number; file: string } | { type: 'close' };
+export type ToThread =
+  | { type: 'file'; id: number; file: string }
+  | { type: 'close' }
+  | { type: 'ocr-done'; id: number; words: OcrWord[] }
+  | { type: 'ocr-failed'; id: number; error: { code: string; message: string } };
 
 /** Engine thread to main thread. */
 export type FromThread =
@@ -22,15 +29,8 @@ export type FromThread =
   | { type: 'setup-failed'; message: string; usage: boolean }
   | { type: 'done'; id: number; outcome: FileOutcome }
   | { type: 'failed'; id: number; error: { code: string; message: string } }
+  | { type: 'ocr'; id: number; image: GreyImage; options: OcrOptions }
   | { type: 'closed' };
-
-/** A file's failure as the engine thread described it: the batch writes its code and message. */
-export class ThreadFileError extends Error {
-  constructor(readonly failure: { code: string; message: string }) {
-    super(failure.message);
-    this.name = 'ThreadFileError';
-  }
-}
 
 export interface EngineThreads {
   work: FileWork;
@@ -44,8 +44,13 @@ export interface EngineThreads {
 
 export interface EngineThreadsOptions {
   threads: number;
-  /** The engine each thread makes (its concurrency and OCR workers are per thread). */
+  /** The engine each thread makes (its concurrency is per thread). */
   setup: BatchSetup;
+  /**
+   * The OCR workers every thread's engine shares (made at the first page to recognise): the pages of
+   * all threads queue for the same workers, so none idles while another thread has pages waiting.
+   */
+  ocr?: () => Promise<OcrEngine & { readonly size?: number }>;
   /** The thread's module; default src/cli/engine-thread.ts (tests give one that misbehaves). */
   entry?: URL;
   /** How long `close()` waits for a thread to close its engine before ending it. Default 10 s. */
@@ -72,6 +77,7 @@ export async function startEngineThreads(options: EngineThreadsOptions): Promise
   let nextId = 0;
   let started = 0;
   let closed = false;
+  let ocr: Promise<OcrEngine> | undefined;
 
   /** Wakes the files waiting for a ready thread (there are some only while no thread is ready). */
   function wake(): void {
@@ -103,6 +109,9 @@ export async function startEngineThreads(options: EngineThreadsOptions): Promise
             else pending?.reject(new ThreadFileError(message.error));
             return;
           }
+          case 'ocr':
+            recognizeFor(worker, message);
+            return;
           case 'closed':
             return;
         }
@@ -132,11 +141,37 @@ export async function startEngineThreads(options: EngineThreadsOptions): Promise
     });
   }
 
+  /** A thread's page recognised by the shared OCR workers; the answer goes back to that thread. */
+  function recognizeFor(
+    worker: Worker,
+    request: { id: number; image: GreyImage; options: OcrOptions },
+  ): void {
+    const answer = (message: ToThread): void => {
+      if (slots.some((s) => s.worker === worker)) worker.postMessage(message);
+    };
+    if (!options.ocr) {
+      answer({ type: 'ocr-failed', id: request.id, error: { code: 'OCR_FAILED', message: 'No OCR here.' } });
+      return;
+    }
+    ocr ??= options.ocr();
+    ocr
+      .then((engine) => engine.recognize(request.image, request.options))
+      .then(
+        (words) => answer({ type: 'ocr-done', id: request.id, words }),
+        (error: unknown) => answer({ type: 'ocr-failed', id: request.id, error: describeError(error) }),
+      );
+  }
+
+  async function closeOcr(): Promise<void> {
+    if (ocr) await (await ocr.catch(() => undefined))?.close();
+  }
+
   try {
     await Promise.all(Array.from({ length: Math.max(1, options.threads) }, () => spawn()));
   } catch (error) {
     closed = true;
     await Promise.all(slots.map((s) => s.worker.terminate()));
+    await closeOcr();
     throw error;
   }
 
@@ -186,11 +221,13 @@ export async function startEngineThreads(options: EngineThreadsOptions): Promise
       closed = true;
       wake();
       await Promise.all([...slots].map(endSlot));
+      await closeOcr();
     },
     async terminate(): Promise<void> {
       closed = true;
       wake();
       await Promise.all([...slots].map((s) => s.worker.terminate()));
+      await closeOcr();
     },
   };
 }

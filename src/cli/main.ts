@@ -201,8 +201,8 @@ async function batch(
     text: values.text === true,
     dataDir,
     concurrency: Math.ceil(concurrency / threads),
-    // The machine's cores shared out: one OCR worker per core in all.
-    ...(threads > 1 ? { ocrWorkers: Math.max(1, Math.round(cores / threads)) } : {}),
+    // One OCR worker per core, shared by the threads (see threadRunner).
+    ...(threads > 1 ? { sharedOcrWorkers: cores } : {}),
   };
   let progress: Progress | undefined;
   let out: LineWriter | undefined;
@@ -282,7 +282,15 @@ async function inProcessRunner(setup: BatchSetup) {
 }
 
 async function threadRunner(setup: BatchSetup, threads: number) {
-  const pool = await startEngineThreads({ threads, setup });
+  const workers = setup.sharedOcrWorkers;
+  const pool = await startEngineThreads({
+    threads,
+    setup,
+    ocr: async () => {
+      const { createTesseractOcr } = await import('../adapters/ocr/tesseract-ocr.js');
+      return createTesseractOcr(workers === undefined ? {} : { workers });
+    },
+  });
   return { work: pool.work, close: () => pool.close(), abandon: () => pool.terminate() };
 }
 

@@ -4,8 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BatchSetup } from '../../src/cli/batch-engine.js';
 import { SetupError } from '../../src/cli/batch-engine.js';
-import { describeError } from '../../src/cli/batch.js';
+import { describeError } from '../../src/cli/file-errors.js';
 import { startEngineThreads } from '../../src/cli/engine-threads.js';
+import { DocexError } from '../../src/core/errors.js';
+import type { OcrEngine } from '../../src/ports/ocr-engine.js';
+import { encodeImage, INVOICE_LINES, makeTextPdf, renderPdfPage } from '../helpers/make-documents.js';
 import { parseLines, run, writeBadFiles, writeInvoices } from './cli-helpers.js';
 
 const DYING = new URL('./dying-thread.ts', import.meta.url);
@@ -90,6 +93,69 @@ describe('engine threads', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it("the threads' pages go to the shared OCR engine, made once at the first page; its errors come back with their code", async () => {
+    const seen: Array<{ width: number; height: number; data: number[]; dpi: number | undefined }> = [];
+    let made = 0;
+    let closed = 0;
+    const ocr: OcrEngine = {
+      recognize(image, options) {
+        seen.push({ width: image.width, height: image.height, data: [...image.data], dpi: options?.dpi });
+        if (seen.length === 3)
+          return Promise.reject(new DocexError('OCR_TIMEOUT', 'Text recognition took too long.'));
+        return Promise.resolve([
+          { text: `word-${seen.length}`, confidence: 0.9, x0: 0, y0: 0, x1: 3, y1: 2 },
+        ]);
+      },
+      close: () => {
+        closed++;
+        return Promise.resolve();
+      },
+    };
+    const pool = await startEngineThreads({
+      threads: 2,
+      setup: SETUP,
+      entry: DYING,
+      ocr: () => {
+        made++;
+        return Promise.resolve(ocr);
+      },
+    });
+    try {
+      expect(made).toBe(0);
+      const first = await pool.work(path.join(dir, 'ocr-1.png'));
+      const second = await pool.work(path.join(dir, 'ocr-2.png'));
+      expect([first.line.words, second.line.words]).toEqual([['word-1'], ['word-2']]);
+      const third = await pool.work(path.join(dir, 'ocr-3.png')).catch((e: unknown) => e);
+      expect(describeError(third)).toEqual({
+        code: 'OCR_TIMEOUT',
+        message: 'Text recognition took too long.',
+      });
+      expect(made).toBe(1);
+      expect(seen[0]).toEqual({ width: 3, height: 2, data: [0, 255, 0, 255, 0, 255], dpi: 200 });
+    } finally {
+      await pool.close();
+    }
+    expect(closed).toBe(1);
+  });
+
+  it('scans read by 2 engine threads through the shared OCR workers give the same lines as one thread', async () => {
+    const scans = path.join(dir, 'scans');
+    await fs.mkdir(scans, { recursive: true });
+    const pdf = await makeTextPdf([{ lines: INVOICE_LINES }]);
+    const png = await encodeImage(await renderPdfPage(pdf, 150), 'png');
+    for (const name of ['a.png', 'b.png', 'c.png']) await fs.writeFile(path.join(scans, name), png);
+    const args = ['extract', scans, '--product', 'invoices:2'];
+    const one = await run([...args, '--threads', '1']);
+    const two = await run([...args, '--threads', '2']);
+    expect([one.code, two.code]).toEqual([0, 0]);
+    const lines = parseLines(two.stdout);
+    expect(lines.map(comparable).sort()).toEqual(parseLines(one.stdout).map(comparable).sort());
+    const total = (lines[0]!.results as { fields: Array<{ name: string; value: unknown }> }).fields.find(
+      (f) => f.name === 'document.totalAmount' || f.name === 'invoice.total',
+    );
+    expect(total?.value).toBe('150.00');
   });
 
   it('a setup the threads refuse is a SetupError before any file is read', async () => {
