@@ -5,10 +5,17 @@ export type PointMap = (x: number, y: number) => [number, number];
 
 /** The axis-aligned box around a box's four corners after mapping. */
 export function mapBox(box: FrameBox, map: PointMap): FrameBox {
-  const corners = [map(box.x0, box.y0), map(box.x1, box.y0), map(box.x0, box.y1), map(box.x1, box.y1)];
-  const xs = corners.map((c) => c[0]);
-  const ys = corners.map((c) => c[1]);
-  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+  // Called for every word, twice: no intermediate arrays.
+  const [ax, ay] = map(box.x0, box.y0);
+  const [bx, by] = map(box.x1, box.y0);
+  const [cx, cy] = map(box.x0, box.y1);
+  const [dx, dy] = map(box.x1, box.y1);
+  return {
+    x0: Math.min(ax, bx, cx, dx),
+    y0: Math.min(ay, by, cy, dy),
+    x1: Math.max(ax, bx, cx, dx),
+    y1: Math.max(ay, by, cy, dy),
+  };
 }
 
 export function compose(...maps: PointMap[]): PointMap {

@@ -13,7 +13,7 @@ import {
   undoRightAngle,
   type PointMap,
 } from './geometry.js';
-import { layoutWords, union, type FrameBox } from './layout.js';
+import { layoutWords, type FrameBox } from './layout.js';
 import { recognisePage, type RecognisedRegion } from './ocr-page.js';
 import { crop } from './raster.js';
 import { isUsableText, wordsFromRuns, type TextWord } from './text-layer.js';
@@ -303,7 +303,7 @@ function assembleTokenLayer(fileId: string, mediaType: MediaType, pages: PageCon
   const blocks: Block[] = [];
   for (const { page, blocks: pageBlocks } of pages) {
     const ordered = pageBlocks
-      .map((b) => ({ lines: b, box: boxOf(b.flat().map((w) => w.box)) }))
+      .map((b) => ({ lines: b, box: boxOf(b) }))
       .sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
     for (const block of ordered) {
       const blockId = blocks.length;
@@ -326,7 +326,7 @@ function assembleTokenLayer(fileId: string, mediaType: MediaType, pages: PageCon
         lines.push({
           id: lineId,
           pageNum: page.pageNum,
-          box: round(boxOf(words.map((w) => w.box))),
+          box: round(boxOf([words])),
           tokenIds,
           blockId,
         });
@@ -347,8 +347,21 @@ function assembleTokenLayer(fileId: string, mediaType: MediaType, pages: PageCon
   };
 }
 
-function boxOf(boxes: Box[]): Box {
-  return boxes.reduce((acc, b) => union(acc, b));
+/** The box around the words of some lines (at least one word). */
+function boxOf(lines: PageWord[][]): Box {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const line of lines) {
+    for (const { box } of line) {
+      x0 = Math.min(x0, box.x0);
+      y0 = Math.min(y0, box.y0);
+      x1 = Math.max(x1, box.x1);
+      y1 = Math.max(y1, box.y1);
+    }
+  }
+  return { x0, y0, x1, y1 };
 }
 
 function round4(v: number): number {

@@ -50,24 +50,32 @@ export function wordsFromRuns(runs: readonly TextRun[]): TextWord[] {
     const upX = run.dy;
     const upY = -run.dx;
     const direction = quantiseDirection(run.dx, run.dy);
+    const below = -DESCENT * run.height;
+    const above = ASCENT * run.height;
     let start = -1;
     for (let i = 0; i <= chars.length; i++) {
-      const isSpace = i === chars.length || /\s/u.test(chars[i]!);
+      const isSpace = i === chars.length || isWhiteSpace(chars[i]!);
       if (!isSpace && start < 0) start = i;
       if (isSpace && start >= 0) {
         const s = starts[start]! * scale;
         const e = starts[i]! * scale;
-        const xs: number[] = [];
-        const ys: number[] = [];
-        for (const along of [s, e]) {
-          for (const rise of [-DESCENT * run.height, ASCENT * run.height]) {
-            xs.push(run.x + run.dx * along + upX * rise);
-            ys.push(run.y + run.dy * along + upY * rise);
-          }
-        }
+        // The four corners: start and end along the baseline, each below and above it.
+        const x1 = run.x + run.dx * s + upX * below;
+        const x2 = run.x + run.dx * s + upX * above;
+        const x3 = run.x + run.dx * e + upX * below;
+        const x4 = run.x + run.dx * e + upX * above;
+        const y1 = run.y + run.dy * s + upY * below;
+        const y2 = run.y + run.dy * s + upY * above;
+        const y3 = run.y + run.dy * e + upY * below;
+        const y4 = run.y + run.dy * e + upY * above;
         words.push({
           text: chars.slice(start, i).join(''),
-          box: { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) },
+          box: {
+            x0: Math.min(x1, x2, x3, x4),
+            y0: Math.min(y1, y2, y3, y4),
+            x1: Math.max(x1, x2, x3, x4),
+            y1: Math.max(y1, y2, y3, y4),
+          },
           direction,
         });
         start = -1;
@@ -75,6 +83,13 @@ export function wordsFromRuns(runs: readonly TextRun[]): TextWord[] {
     }
   }
   return words;
+}
+
+/** Whether a character is white space (as `\s` matches it); ASCII without a regular expression. */
+function isWhiteSpace(char: string): boolean {
+  const code = char.charCodeAt(0);
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return /\s/u.test(char);
 }
 
 /**
@@ -133,7 +148,10 @@ export function isUsableText(words: readonly TextWord[]): boolean {
   for (const word of words) {
     for (const ch of word.text) {
       total++;
-      if (/[\p{L}\p{N}\p{P}\p{S}]/u.test(ch) && !/[\p{Co}\p{Cc}\uFFFD]/u.test(ch)) good++;
+      // Printable ASCII is all letters, digits, punctuation and symbols: no regular expression needed.
+      const code = ch.charCodeAt(0);
+      if (code > 0x20 && code < 0x7f) good++;
+      else if (/[\p{L}\p{N}\p{P}\p{S}]/u.test(ch) && !/[\p{Co}\p{Cc}\uFFFD]/u.test(ch)) good++;
     }
   }
   return total > 0 && good / total >= 0.8;

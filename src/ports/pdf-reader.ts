@@ -28,7 +28,10 @@ export interface PdfPage {
   readonly height: number;
   readonly rotation: 0 | 90 | 180 | 270;
   textRuns(): Promise<TextRun[]>;
-  /** Whether the page paints any raster image (cheap: reads the operator list, renders nothing). */
+  /**
+   * Whether the page paints any raster image. Renders nothing; cheap when the file holds no image at
+   * all, otherwise it interprets the page's drawing operations (about the cost of reading its text).
+   */
   hasImages(): Promise<boolean>;
   /** Frees what the page holds in memory (decoded images, fonts); the page may be used again after. */
   release(): void;

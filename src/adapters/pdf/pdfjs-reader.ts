@@ -5,6 +5,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/displa
 import { DocexError } from '../../core/errors.js';
 import { greyFromInterleaved } from '../../documents/raster.js';
 import { extractScanImage } from './pdfjs-scan-image.js';
+import { rawImageVerdict } from './raw-images.js';
 import type { ImagePlacement, PdfDocument, PdfPage, PdfReader, TextRun } from '../../ports/pdf-reader.js';
 
 type Pdfjs = typeof PdfjsModule;
@@ -70,6 +71,9 @@ export function createPdfjsReader(): PdfReader {
   return {
     async open(bytes: Uint8Array, options: { transfer?: boolean } = {}): Promise<PdfDocument> {
       const pdfjs = await loadPdfjs();
+      // Read before pdfjs takes the buffer over: a document with no image anywhere never needs an
+      // operator list to tell whether a page paints one.
+      const mayHaveImages = rawImageVerdict(bytes) !== 'none';
       let task: ReturnType<typeof pdfjs.getDocument>;
       try {
         task = pdfjs.getDocument({
@@ -96,7 +100,7 @@ export function createPdfjsReader(): PdfReader {
         await task.destroy().catch(() => undefined);
         throw translatePdfError(error);
       }
-      return wrapDocument(proxy, pdfjs);
+      return wrapDocument(proxy, pdfjs, mayHaveImages);
     },
   };
 }
@@ -113,7 +117,7 @@ function translatePdfError(error: unknown): DocexError {
   });
 }
 
-function wrapDocument(proxy: PDFDocumentProxy, pdfjs: Pdfjs): PdfDocument {
+function wrapDocument(proxy: PDFDocumentProxy, pdfjs: Pdfjs, mayHaveImages: boolean): PdfDocument {
   const paintsImage = imageOps(pdfjs);
   return {
     pageCount: proxy.numPages,
@@ -126,7 +130,7 @@ function wrapDocument(proxy: PDFDocumentProxy, pdfjs: Pdfjs): PdfDocument {
           cause: error,
         });
       }
-      return wrapPage(proxy, page, paintsImage, pdfjs);
+      return wrapPage(proxy, page, mayHaveImages ? paintsImage : undefined, pdfjs);
     },
     async close(): Promise<void> {
       await proxy.destroy();
@@ -142,7 +146,8 @@ function normaliseRotation(rotate: number): 0 | 90 | 180 | 270 {
 function wrapPage(
   doc: PDFDocumentProxy,
   page: PDFPageProxy,
-  paintsImage: Set<number>,
+  /** The operators that paint an image; undefined when the file holds no image at all. */
+  paintsImage: Set<number> | undefined,
   pdfjs: Pdfjs,
 ): PdfPage {
   const viewport = page.getViewport({ scale: 1 });
@@ -200,6 +205,9 @@ function wrapPage(
       }
     },
     async hasImages(): Promise<boolean> {
+      // The operator list parses the page again and builds glyph outlines of its fonts: as costly as
+      // the text itself, so only asked for when the file's bytes leave images possible.
+      if (!paintsImage) return false;
       const ops = await page.getOperatorList();
       return ops.fnArray.some((fn) => paintsImage.has(fn));
     },
