@@ -11,7 +11,7 @@ import {
   parseBpayBiller,
   parseBpayCrn,
 } from './normalise/ids.js';
-import { normaliseText } from './normalise/text.js';
+import { mayHoldDigits, normaliseText } from './normalise/text.js';
 
 /** What a finder learned about the document that decides how to read values. */
 export interface ReadingHints {
@@ -86,8 +86,13 @@ const DIGIT_LOOKALIKES: Record<string, string> = {
 
 /** The text with look-alike letters read as digits, when it is mostly digits already; else undefined. */
 function digitsFromLookalikes(text: string): string | undefined {
-  const digits = (text.match(/\d/g) ?? []).length;
-  const lookalikes = [...text].filter((c) => c in DIGIT_LOOKALIKES).length;
+  // Counted in one pass without arrays: this runs on nearly every word a date is looked for in.
+  let digits = 0;
+  let lookalikes = 0;
+  for (const c of text) {
+    if (c >= '0' && c <= '9') digits++;
+    else if (c in DIGIT_LOOKALIKES) lookalikes++;
+  }
   if (lookalikes === 0 || lookalikes > 2 || digits < 4) return undefined;
   return [...text].map((c) => DIGIT_LOOKALIKES[c] ?? c).join('');
 }
@@ -147,6 +152,8 @@ const abn: Reader = (text) => {
 };
 
 const taxId: Reader = (text) => {
+  // VAT ids, ABNs and registration numbers all hold digits.
+  if (!mayHoldDigits(text)) return undefined;
   const vat = normaliseVatId(text);
   if (vat) return { value: vat.value, norm: vat.value, quality: 1 };
   const abnValue = normaliseAbn(text);

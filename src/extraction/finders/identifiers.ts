@@ -1,4 +1,4 @@
-import { LABELS } from '../labels.js';
+import { LABELS, type LabelSet } from '../labels.js';
 import { READERS, type Reader } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
@@ -6,6 +6,19 @@ import { findLabels, patternValues, valuesNear, type Candidate } from './labelle
 
 /** Labels that announce the customer's id, not the supplier's. */
 const CUSTOMER_ID = /client|customer|kunde|klant|acheteur|buyer|destinataire/i;
+
+/** Labels of the customer's VAT id: a row holding one is not the supplier's. */
+const CUSTOMER_VAT: LabelSet = {
+  strong: [
+    'tva client',
+    'n° tva client',
+    'customer vat',
+    'vat no. customer',
+    'ust-id kunde',
+    'client vat',
+    'btw klant',
+  ],
+};
 
 function labelled(
   view: DocumentView,
@@ -55,17 +68,7 @@ export function findIdentifiers(
     0.55,
   ).filter((c) => c.quality >= 1);
   const customerTokens = new Set(
-    findLabels(view, {
-      strong: [
-        'tva client',
-        'n° tva client',
-        'customer vat',
-        'vat no. customer',
-        'ust-id kunde',
-        'client vat',
-        'btw klant',
-      ],
-    }).flatMap((hit) => hit.row.tokens.map((t) => t.id)),
+    findLabels(view, CUSTOMER_VAT).flatMap((hit) => hit.row.tokens.map((t) => t.id)),
   );
   const supplierTaxId = best(
     [...vatLabelled, ...vatAnywhere].filter((c) => !c.tokens.some((t) => customerTokens.has(t.id))),

@@ -29,9 +29,40 @@ interface Phrase {
   words: string[];
   strength: 'strong' | 'weak';
   text: string;
+  /** Position in its list's priority order (longest phrase first), to merge candidate lists. */
+  rank: number;
 }
 
-function phrasesOf(set: LabelSet): { match: Phrase[]; not: Phrase[] } {
+/**
+ * Phrases in priority order, indexed by their first word: a phrase is only tried where its first
+ * word is printed (or, for a long word, printed one letter off).
+ */
+interface PhraseIndex {
+  byFirst: Map<string, Phrase[]>;
+  /** Phrases whose first word is "#". */
+  afterHash: Phrase[];
+  /** First words long enough for `sameWord` to allow a letter off, with their one-letter deletions. */
+  long: Array<{ word: string; deletions: string[] }>;
+}
+
+interface CompiledSet {
+  match: PhraseIndex;
+  not: PhraseIndex;
+}
+
+/** Label sets split into words and indexed once: the sets are constants, the documents many. */
+const compiledSets = new WeakMap<LabelSet, CompiledSet>();
+
+function phrasesOf(set: LabelSet): CompiledSet {
+  let compiled = compiledSets.get(set);
+  if (!compiled) {
+    compiled = compileSet(set);
+    compiledSets.set(set, compiled);
+  }
+  return compiled;
+}
+
+function compileSet(set: LabelSet): CompiledSet {
   const make = (text: string, strength: 'strong' | 'weak'): Phrase => ({
     // "#" is a label word of its own; other punctuation is dropped from label words.
     words: text
@@ -40,11 +71,28 @@ function phrasesOf(set: LabelSet): { match: Phrase[]; not: Phrase[] } {
       .filter((w) => w.length > 0),
     strength,
     text,
+    rank: 0,
   });
   const match = [...set.strong.map((p) => make(p, 'strong')), ...(set.weak ?? []).map((p) => make(p, 'weak'))]
     .filter((p) => p.words.length > 0)
     .sort((a, b) => b.words.length - a.words.length);
-  return { match, not: (set.not ?? []).map((p) => make(p, 'strong')).filter((p) => p.words.length > 0) };
+  const not = (set.not ?? []).map((p) => make(p, 'strong')).filter((p) => p.words.length > 0);
+  return { match: indexPhrases(match), not: indexPhrases(not) };
+}
+
+function indexPhrases(phrases: Phrase[]): PhraseIndex {
+  const byFirst = new Map<string, Phrase[]>();
+  const afterHash: Phrase[] = [];
+  phrases.forEach((phrase, rank) => {
+    phrase.rank = rank;
+    const first = phrase.words[0]!;
+    if (first === '#') afterHash.push(phrase);
+    else byFirst.set(first, [...(byFirst.get(first) ?? []), phrase]);
+  });
+  const long = [...byFirst.keys()]
+    .filter((word) => word.length >= 5)
+    .map((word) => ({ word, deletions: deletions(word) }));
+  return { byFirst, afterHash, long };
 }
 
 /** Two words are the same label word; OCR may have changed one letter of a long word. */
@@ -76,69 +124,261 @@ function editDistanceAtMostOne(a: string, b: string): boolean {
   return edits + (a.length - i) + (b.length - j) <= 1;
 }
 
+/** Every string `s` gives when one of its characters is dropped. */
+function deletions(s: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i++) out.push(s.slice(0, i) + s.slice(i + 1));
+  return out;
+}
+
+/** A token's text split as a label word with its value glued on (`Date:25/01/2018`). */
+interface Glued {
+  /** The label word's key (`date`). */
+  head: string;
+  /** The value text after the colon or hash (`25/01/2018`). */
+  value: string;
+}
+
+const GLUED = /^([^:#]+)[:#]\s*(.+)$/u;
+const hasGlue = (text: string): boolean => text.includes(':') || text.includes('#');
+
+const NO_PHRASES: readonly Phrase[] = [];
+
+/**
+ * What label matching needs of one document, worked out once however many label sets are looked
+ * for: each token's glued-on value, the printed words one letter off a long label word, and the hits.
+ */
+class LabelContext {
+  /** By row and position in the row: the token's glued-on value, when it has one. */
+  readonly glued: Array<Array<Glued | undefined>>;
+  /**
+   * The words label words are compared with (the tokens' keys, and the label words of glued tokens),
+   * each with the tokens printing it in reading order.
+   */
+  private readonly tokensByWord = new Map<string, ViewToken[]>();
+  private readonly hashTokens: ViewToken[] = [];
+  /** Those of five letters or more by the strings they give when one of their letters is dropped. */
+  private readonly byDeletion = new Map<string, string[]>();
+  private readonly offByOne = new Map<string, string[]>();
+  private readonly slips = new Map<PhraseIndex, Map<string, Phrase[]>>();
+  readonly hits = new Map<LabelSet, LabelHit[]>();
+
+  constructor(readonly view: DocumentView) {
+    this.glued = view.rows.map((row) =>
+      row.tokens.map((token) => {
+        this.addWord(token.key, token);
+        if (isHash(token)) this.hashTokens.push(token);
+        const m = hasGlue(token.text) ? GLUED.exec(token.text) : null;
+        if (!m) return undefined;
+        const glued = { head: keyOf(m[1]!), value: m[2]! };
+        if (glued.head !== token.key) this.addWord(glued.head, token);
+        return glued;
+      }),
+    );
+    // A printed word found here is as long as a label word of five letters or more, or one longer
+    // (one a letter shorter is found in `tokensByWord`).
+    for (const word of this.tokensByWord.keys()) {
+      if (word.length < 5) continue;
+      for (const d of deletions(word)) {
+        const list = this.byDeletion.get(d);
+        if (list) list.push(word);
+        else this.byDeletion.set(d, [word]);
+      }
+    }
+  }
+
+  private addWord(word: string, token: ViewToken): void {
+    const tokens = this.tokensByWord.get(word);
+    if (tokens) tokens.push(token);
+    else this.tokensByWord.set(word, [token]);
+  }
+
+  /**
+   * Where phrases of the index may start, in reading order: the tokens printing a first word (or a
+   * word one letter off a long one, or the "#" a phrase starts with). Other positions start none.
+   */
+  startsOf(index: PhraseIndex): ViewToken[] {
+    const starts = new Set<ViewToken>();
+    const add = (tokens: readonly ViewToken[] = []): void => tokens.forEach((t) => starts.add(t));
+    for (const word of index.byFirst.keys()) add(this.tokensByWord.get(word));
+    for (const word of this.slipsOf(index).keys()) add(this.tokensByWord.get(word));
+    if (index.afterHash.length > 0) add(this.hashTokens);
+    return [...starts].sort((a, b) => a.row - b.row || a.col - b.col);
+  }
+
+  /**
+   * The document's words other than `word` that `sameWord` takes for it. One letter apart means one
+   * inserted (the printed word less a letter is the label word), one dropped (the label word less a
+   * letter is printed) or one changed (both less the same letter agree): the deletion indexes find
+   * those, `sameWord` has the last say.
+   */
+  private oneLetterOff(word: string, wordDeletions: readonly string[]): string[] {
+    let found = this.offByOne.get(word);
+    if (found) return found;
+    const candidates = new Set(this.byDeletion.get(word));
+    for (const d of wordDeletions) {
+      if (this.tokensByWord.has(d)) candidates.add(d);
+      for (const same of this.byDeletion.get(d) ?? []) candidates.add(same);
+    }
+    candidates.delete(word);
+    found = [...candidates].filter((candidate) => sameWord(candidate, word));
+    this.offByOne.set(word, found);
+    return found;
+  }
+
+  /** The phrases whose long first word is printed one letter off, by the printed word. */
+  slipsOf(index: PhraseIndex): Map<string, Phrase[]> {
+    let slips = this.slips.get(index);
+    if (!slips) {
+      slips = new Map();
+      for (const { word, deletions: wordDeletions } of index.long) {
+        for (const printed of this.oneLetterOff(word, wordDeletions))
+          slips.set(printed, [...(slips.get(printed) ?? []), ...index.byFirst.get(word)!]);
+      }
+      for (const list of slips.values()) list.sort((a, b) => a.rank - b.rank);
+      this.slips.set(index, slips);
+    }
+    return slips;
+  }
+}
+
+const contexts = new WeakMap<DocumentView, LabelContext>();
+
+function labelContext(view: DocumentView): LabelContext {
+  let context = contexts.get(view);
+  if (!context) {
+    context = new LabelContext(view);
+    contexts.set(view, context);
+  }
+  return context;
+}
+
+const isHash = (token: ViewToken): boolean => token.text === '#' || token.text === '#:';
+
+/**
+ * The phrases that may match at a row position, in priority order: those whose first word is the
+ * token's word (or one letter off it), or the word before its glued-on value, or "#". A superset:
+ * `matchAt` decides.
+ */
+function phrasesStartingAt(
+  row: Row,
+  col: number,
+  index: PhraseIndex,
+  slips: Map<string, Phrase[]>,
+  context: LabelContext,
+): readonly Phrase[] {
+  const token = row.tokens[col]!;
+  const own = index.byFirst.get(token.key);
+  const ownSlip = slips.get(token.key);
+  const glued = context.glued[row.index]![col];
+  const hash = isHash(token) && index.afterHash.length > 0;
+  // Most positions: one list or none.
+  if (!ownSlip && !glued && !hash) return own ?? NO_PHRASES;
+  const lists = [own, ownSlip];
+  if (glued && glued.head !== token.key) lists.push(index.byFirst.get(glued.head), slips.get(glued.head));
+  if (hash) lists.push(index.afterHash);
+  const found = lists.filter((list): list is Phrase[] => list !== undefined);
+  if (found.length <= 1) return found[0] ?? NO_PHRASES;
+  return [...new Set(found.flat())].sort((a, b) => a.rank - b.rank);
+}
+
 /** Where the phrase matches at `start` in the row: the end position and any glued-on value text. */
-function matchAt(row: Row, start: number, phrase: Phrase): { end: number; inline?: string } | undefined {
+function matchAt(
+  row: Row,
+  start: number,
+  phrase: Phrase,
+  context: LabelContext,
+): { end: number; inline?: string } | undefined {
   let col = start;
   for (let w = 0; w < phrase.words.length; w++) {
     const token = row.tokens[col];
     if (!token) return undefined;
     const word = phrase.words[w]!;
-    if (word === '#' ? token.text === '#' || token.text === '#:' : sameWord(token.key, word)) {
+    if (word === '#' ? isHash(token) : sameWord(token.key, word)) {
       col++;
       continue;
     }
     // The last word may carry its value after a colon or hash: `Date:25/01/2018`, `No:1234`.
     if (w === phrase.words.length - 1) {
-      const m = /^([^:#]+)[:#]\s*(.+)$/u.exec(token.text);
-      if (m && sameWord(keyOf(m[1]!), word)) return { end: col + 1, inline: m[2]! };
+      const glued = context.glued[row.index]![col];
+      if (glued && sameWord(glued.head, word)) return { end: col + 1, inline: glued.value };
     }
     return undefined;
   }
   return { end: col };
 }
 
-/** Every place a label of the set is printed, longest phrase first at each position. */
+/**
+ * Every place a label of the set is printed, longest phrase first at each position. Found once per
+ * document and set: finders asking again get the same hits (which nobody changes).
+ */
 export function findLabels(view: DocumentView, set: LabelSet): LabelHit[] {
-  const { match, not } = phrasesOf(set);
+  const context = labelContext(view);
+  let hits = context.hits.get(set);
+  if (!hits) {
+    hits = scanLabels(phrasesOf(set), context);
+    context.hits.set(set, hits);
+  }
+  return [...hits];
+}
+
+function scanLabels(set: CompiledSet, context: LabelContext): LabelHit[] {
+  const rows = context.view.rows;
+  const slips = context.slipsOf(set.match);
+  const excluded = excludedTokens(set.not, context);
   const hits: LabelHit[] = [];
-  for (const row of view.rows) {
-    for (let start = 0; start < row.tokens.length; start++) {
-      // A label starts a phrase: the token before it is not a letter word joined to it ("Sub" + "Total").
-      const excluded = not.some((p) => {
-        for (let back = 0; back < p.words.length && start - back >= 0; back++) {
-          const m = matchAt(row, start - back, p);
-          if (m && m.end > start) return true;
-        }
-        return false;
-      });
-      if (excluded) continue;
-      for (const phrase of match) {
-        const m = matchAt(row, start, phrase);
-        if (!m) continue;
-        const tokens = row.tokens.slice(start, m.end);
-        hits.push({
-          row,
-          start,
-          end: m.end,
-          strength: phrase.strength,
-          phrase: phrase.text,
-          ...(m.inline !== undefined ? { inline: m.inline } : {}),
-          box: tokens.reduce(
-            (a, t) => ({
-              x0: Math.min(a.x0, t.u.x0),
-              y0: Math.min(a.y0, t.u.y0),
-              x1: Math.max(a.x1, t.u.x1),
-              y1: Math.max(a.y1, t.u.y1),
-            }),
-            { ...tokens[0]!.u },
-          ),
-        });
-        start = m.end - 1;
-        break;
-      }
+  let last: LabelHit | undefined;
+  for (const token of context.startsOf(set.match)) {
+    // A position inside the label found last starts no other.
+    if (last && token.row === last.row.index && token.col < last.end) continue;
+    if (excluded.has(token)) continue;
+    const row = rows[token.row]!;
+    const start = token.col;
+    for (const phrase of phrasesStartingAt(row, start, set.match, slips, context)) {
+      const m = matchAt(row, start, phrase, context);
+      if (!m) continue;
+      const tokens = row.tokens.slice(start, m.end);
+      last = {
+        row,
+        start,
+        end: m.end,
+        strength: phrase.strength,
+        phrase: phrase.text,
+        ...(m.inline !== undefined ? { inline: m.inline } : {}),
+        box: tokens.reduce(
+          (a, t) => ({
+            x0: Math.min(a.x0, t.u.x0),
+            y0: Math.min(a.y0, t.u.y0),
+            x1: Math.max(a.x1, t.u.x1),
+            y1: Math.max(a.y1, t.u.y1),
+          }),
+          { ...tokens[0]!.u },
+        ),
+      };
+      hits.push(last);
+      break;
     }
   }
   return hits;
+}
+
+/**
+ * Tokens inside a phrase that announces another field ("Sub" + "Total"): no label of the set starts
+ * there.
+ */
+function excludedTokens(not: PhraseIndex, context: LabelContext): Set<ViewToken> {
+  const excluded = new Set<ViewToken>();
+  const slips = context.slipsOf(not);
+  for (const token of context.startsOf(not)) {
+    const row = context.view.rows[token.row]!;
+    const at = token.col;
+    for (const phrase of phrasesStartingAt(row, at, not, slips, context)) {
+      const m = matchAt(row, at, phrase, context);
+      if (!m) continue;
+      for (let p = at; p < Math.min(m.end, at + phrase.words.length); p++) excluded.add(row.tokens[p]!);
+    }
+  }
+  return excluded;
 }
 
 export interface NearOptions {
@@ -172,13 +412,17 @@ function bestSpanAt(
   read: Reader,
   hints: ReadingHints,
 ): { span: ViewToken[]; value: ReadValue } | undefined {
-  let best: { span: ViewToken[]; value: ReadValue } | undefined;
-  for (let n = Math.min(maxTokens, tokens.length - start); n >= 1; n--) {
-    const span = tokens.slice(start, start + n);
-    const value = read(span.map((t) => t.text).join(' '), hints);
-    if (value && (!best || value.quality > best.value.quality)) best = { span, value };
+  const count = Math.min(maxTokens, tokens.length - start);
+  if (count < 1) return undefined;
+  // The spans' texts, shortest first, each the one before and a word: built once, not per reading.
+  const texts: string[] = [tokens[start]!.text];
+  for (let n = 2; n <= count; n++) texts.push(`${texts[n - 2]!} ${tokens[start + n - 1]!.text}`);
+  let best: { n: number; value: ReadValue } | undefined;
+  for (let n = count; n >= 1; n--) {
+    const value = read(texts[n - 1]!, hints);
+    if (value && (!best || value.quality > best.value.quality)) best = { n, value };
   }
-  return best;
+  return best && { span: tokens.slice(start, start + best.n), value: best.value };
 }
 
 /** Values readable next to a label: glued to it, to its right on the row, or just below it. */
@@ -259,6 +503,23 @@ export function valuesNear(
   return out;
 }
 
+/**
+ * A candidate from a reading, its fields listed: spreading the reading and adding fields costs V8
+ * many times more, and the pattern searches make a candidate of every value printed.
+ */
+function candidateOf(value: ReadValue, tokens: ViewToken[], score: number, source: string): Candidate {
+  const candidate: Candidate = {
+    value: value.value,
+    norm: value.norm,
+    quality: value.quality,
+    tokens,
+    score,
+    source,
+  };
+  if (value.currency !== undefined) candidate.currency = value.currency;
+  return candidate;
+}
+
 /** Every span of the document that reads as a value of the kind (no label needed). */
 export function patternValues(
   view: DocumentView,
@@ -272,12 +533,7 @@ export function patternValues(
     for (let i = 0; i < row.tokens.length; i++) {
       const best = bestSpanAt(row.tokens, i, maxTokens, read, hints);
       if (!best) continue;
-      out.push({
-        ...best.value,
-        tokens: best.span,
-        score: baseScore * best.value.quality,
-        source: 'pattern',
-      });
+      out.push(candidateOf(best.value, best.span, baseScore * best.value.quality, 'pattern'));
       i += best.span.length - 1;
     }
   }

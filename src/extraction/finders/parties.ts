@@ -1,4 +1,4 @@
-import { ADDRESS_WORDS, COMPANY_WORDS, LABELS, LEGAL_FORMS } from '../labels.js';
+import { ADDRESS_WORDS, COMPANY_WORDS, LABELS, LEGAL_FORMS, type LabelSet } from '../labels.js';
 import { normaliseText } from '../normalise/text.js';
 import type { DocumentView, ViewToken } from '../view.js';
 import { findLabels, type Candidate } from './labelled.js';
@@ -342,12 +342,17 @@ function addressAfter(
   ];
 }
 
+/** The customer's labels, strong ones only (label sets are constants: matched once per document). */
+const CUSTOMER_LABELS: LabelSet = { strong: LABELS.customerName!.strong };
+/** Those that announce a block of the customer's lines ("to" and "attention" may stand in a sentence). */
+const CUSTOMER_BLOCK: LabelSet = {
+  strong: LABELS.customerName!.strong.filter((l) => l !== 'to' && l !== 'attention' && l !== 'attn'),
+};
+
 /** Tokens of the block announced by "Bill to", "Customer", "Kunde"...: not the supplier. */
 function customerBlockTokens(view: DocumentView): Set<number> {
   const ids = new Set<number>();
-  for (const hit of findLabels(view, {
-    strong: LABELS.customerName!.strong.filter((l) => l !== 'to' && l !== 'attention' && l !== 'attn'),
-  })) {
+  for (const hit of findLabels(view, CUSTOMER_BLOCK)) {
     const labelToken = hit.row.tokens[hit.start]!;
     const block = view.layer.lines[labelToken.lineId]?.blockId;
     const blockLines = new Set(view.layer.lines.filter((l) => l.blockId === block).map((l) => l.id));
@@ -387,11 +392,10 @@ function nameBelow(view: DocumentView, segments: Segment[], label: ViewToken): S
 
 function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment | undefined): Candidate[] {
   const out: Candidate[] = [];
-  const labels = { strong: LABELS.customerName!.strong };
   // "Customer VAT Number", "Customer reference", "Kundennummer": labels of other things.
   const notAName =
     /^(vat|tax|number|no|nr|id|tva|ref|reference|code|nummer|account|order|gln|service|care|support|portal|since)$/;
-  for (const hit of findLabels(view, labels)) {
+  for (const hit of findLabels(view, CUSTOMER_LABELS)) {
     if (notAName.test(hit.row.tokens[hit.end]?.key ?? '')) continue;
     // The words right of the label on its row, up to the next wide gap (another column's text).
     const sameLine: ViewToken[] = [];

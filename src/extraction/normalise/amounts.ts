@@ -3,6 +3,7 @@
  * (`.` decimal point, no grouping, two decimals unless more are printed: `1234.50`, `-12.00`).
  */
 import { matchCurrencyAffix, resolveCurrencyMarkers, type CurrencyMarker } from './currency.js';
+import { isAscii } from './text.js';
 
 export interface ParsedAmount {
   value: number;
@@ -51,12 +52,7 @@ const MAX_GROUPED_DIGITS = 15;
  */
 export function parseAmount(text: string, hints: AmountHints = {}): ParsedAmount | undefined {
   if (text.length === 0 || text.length > MAX_LENGTH || !/\d/.test(text)) return undefined;
-  let s = text
-    .normalize('NFKC')
-    .replace(/[\u2018\u2019\u02BC\u00B4`]/g, "'")
-    .replace(/[\u2010-\u2013\u2212\uFE63]/g, '-')
-    .replace(/\s+/g, ' ')
-    .trim();
+  let s = (isAscii(text) ? text.replace(/`/g, "'") : unifyMarks(text)).replace(/\s+/g, ' ').trim();
 
   // Peel signs, brackets, currency marks and a whole-amount dash off both ends, in any order.
   let negative = false;
@@ -109,9 +105,11 @@ export function parseAmount(text: string, hints: AmountHints = {}): ParsedAmount
     if (!currency) return undefined;
   }
 
+  // Digits and separators only (tested first: the replacement below only drops spaces, and most
+  // text fails here).
+  if (!/^[\d.,' ]+$/.test(s)) return undefined;
   // OCR often puts a space beside the decimal point: `20. 40`, `20 .40`.
   s = s.replace(/ ?([.,]) ?(\d{1,2})$/, '$1$2');
-  if (!/^[\d.,' ]+$/.test(s)) return undefined;
   // `12.2024` is a month and year, not an amount with four decimals (unless a currency says otherwise).
   if (!currency && /^(?:0?[1-9]|1[0-2])[.,](?:19|20)\d{2}$/.test(s)) return undefined;
 
@@ -129,6 +127,14 @@ export function parseAmount(text: string, hints: AmountHints = {}): ParsedAmount
     ambiguousSeparator: ambiguous,
     hasDecimals: decimals.length > 0,
   };
+}
+
+/** NFKC, with typographic apostrophes read as `'` and dashes and minus signs as `-`. */
+function unifyMarks(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(/[\u2018\u2019\u02BC\u00B4`]/g, "'")
+    .replace(/[\u2010-\u2013\u2212\uFE63]/g, '-');
 }
 
 interface NumberParts {

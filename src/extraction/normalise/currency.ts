@@ -211,6 +211,22 @@ const AFFIXES: readonly string[] = [...ISO_CURRENCY_CODES, ...Object.keys(SYMBOL
   (a, b) => b.length - a.length,
 );
 
+/** AFFIXES grouped by a character, each group in AFFIXES order. */
+function affixesBy(char: (affix: string) => string): ReadonlyMap<string, readonly string[]> {
+  const groups = new Map<string, string[]>();
+  for (const affix of AFFIXES) {
+    const group = groups.get(char(affix));
+    if (group) group.push(affix);
+    else groups.set(char(affix), [affix]);
+  }
+  return groups;
+}
+
+/** An affix at the start of a text begins with the text's first character: only those are tried. */
+const AFFIXES_BY_FIRST = affixesBy((affix) => affix.charAt(0));
+/** And one at its end ends with its last character. */
+const AFFIXES_BY_LAST = affixesBy((affix) => affix.charAt(affix.length - 1));
+
 const LETTER = /\p{L}/u;
 
 /**
@@ -221,7 +237,11 @@ export function matchCurrencyAffix(
   text: string,
   where: 'start' | 'end',
 ): { marker: CurrencyMarker; length: number } | undefined {
-  for (const affix of AFFIXES) {
+  const candidates =
+    where === 'start'
+      ? AFFIXES_BY_FIRST.get(text.charAt(0))
+      : AFFIXES_BY_LAST.get(text.charAt(text.length - 1));
+  for (const affix of candidates ?? []) {
     if (where === 'start') {
       if (!text.startsWith(affix)) continue;
       const next = text.charAt(affix.length);

@@ -1,6 +1,7 @@
 /**
  * Dates as printed on documents, read into ISO `YYYY-MM-DD`.
  */
+import { isAscii } from './text.js';
 
 export type DateOrder = 'DMY' | 'MDY' | 'YMD';
 
@@ -114,15 +115,7 @@ const TRAILING_TIME =
  */
 export function parseDate(text: string, hints: DateHints = {}): ParsedDate | undefined {
   if (text.length === 0 || text.length > MAX_LENGTH || !/\d/.test(text)) return undefined;
-  const s = text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\u2018\u2019\u02BC]/g, "'")
-    .replace(/[\u2010-\u2013\u2212]/g, '-')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const s = (isAscii(text) ? text.toLowerCase() : foldUnicode(text)).replace(/\s+/g, ' ').trim();
   const direct = parseWithoutDayName(s, hints);
   if (direct) return direct;
   const day = /^([a-z]+)\.?,? */.exec(s);
@@ -130,13 +123,27 @@ export function parseDate(text: string, hints: DateHints = {}): ParsedDate | und
   return parseWithoutDayName(s.slice(day[0].length), hints);
 }
 
+/** Lower case without accents (`März` reads `marz`), typographic apostrophes and dashes unified. */
+function foldUnicode(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u2018\u2019\u02BC]/g, "'")
+    .replace(/[\u2010-\u2013\u2212]/g, '-');
+}
+
 function parseWithoutDayName(s: string, hints: DateHints): ParsedDate | undefined {
-  const t = s.replace(TRAILING_TIME, '').trim();
+  // A time holds a colon: without one there is nothing to strip (and the pattern is costly).
+  const t = (s.includes(':') ? s.replace(TRAILING_TIME, '') : s).trim();
   if (t.length === 0) return undefined;
   return parseNumeric(t, hints) ?? parseCompact(t) ?? parseTextual(t);
 }
 
 function parseNumeric(t: string, hints: DateHints): ParsedDate | undefined {
+  // Digits and separators only (the spaces dropped next are all the difference): most text is not.
+  if (!/^[\d./ -]+$/.test(t)) return undefined;
   const u = t.replace(/ *([./-]) */g, '$1');
   const ymd = /^(\d{4})([./-])(\d{1,2})\2(\d{1,2})$/.exec(u);
   if (ymd) {
@@ -179,7 +186,7 @@ function parseCompact(t: string): ParsedDate | undefined {
 }
 
 function parseTextual(t: string): ParsedDate | undefined {
-  if (!/[a-z]/.test(t)) return undefined;
+  if (!hasMonthWord(t)) return undefined;
   const tokens = t
     .replace(/(\d)(?:st|nd|rd|th|er|e)\b/g, '$1')
     .replace(/[.,/'-]/g, ' ')
@@ -206,6 +213,25 @@ function parseTextual(t: string): ParsedDate | undefined {
   }
   const iso = isoDate(expandYear(year), month, Number(day));
   return iso ? { iso, ambiguous: false, order: 'TEXT' } : undefined;
+}
+
+/**
+ * Whether a run of letters in `t` is a month name: the splitting below never joins or cuts such runs,
+ * so a text without one has no textual date, and most text is rejected before that work.
+ */
+function hasMonthWord(t: string): boolean {
+  let start = -1;
+  // One step past the end, where charCodeAt gives NaN (not a letter), to close the last run.
+  for (let i = 0; i <= t.length; i++) {
+    const code = t.charCodeAt(i);
+    const letter = code >= 97 && code <= 122;
+    if (letter && start < 0) start = i;
+    else if (!letter && start >= 0) {
+      if (MONTHS[t.slice(start, i)]) return true;
+      start = -1;
+    }
+  }
+  return false;
 }
 
 /** Two-digit years: 00-69 are 20xx, 70-99 19xx. */

@@ -2,10 +2,19 @@
  * Business and payment identifiers: ABN, IBAN, BIC, VAT ids, BSB, BPAY biller codes and CRNs.
  * Each returns the canonical form, or undefined (never throws) when the text is not a valid id.
  */
+import { isAscii, mayHoldDigits } from './text.js';
 
-/** NFKC, dashes unified, upper case untouched. */
+/** NFKC, dashes unified, upper case untouched (ASCII text is all that already). */
 function prepare(text: string): string {
-  return text.normalize('NFKC').replace(/[\u2010-\u2013\u2212]/g, '-');
+  return isAscii(text) ? text : text.normalize('NFKC').replace(/[\u2010-\u2013\u2212]/g, '-');
+}
+
+/**
+ * ASCII text with a character `outside` matches: NFKC and upper case leave such text as it is, so an
+ * id of an alphabet without that character cannot be read from it. Most spans fail this quickly.
+ */
+function asciiBeyond(text: string, outside: RegExp): boolean {
+  return isAscii(text) && outside.test(text);
 }
 
 function removeSpaces(text: string): string {
@@ -67,7 +76,7 @@ const ABN_WEIGHTS = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19] as const;
 
 /** An Australian Business Number: 11 digits (spaces allowed) passing the mod-89 check, as 11 digits. */
 export function normaliseAbn(text: string): string | undefined {
-  if (text.length > 32) return undefined;
+  if (text.length > 32 || !mayHoldDigits(text) || asciiBeyond(text, /[^\d\s]/)) return undefined;
   const digits = removeSpaces(prepare(text));
   if (!/^[1-9]\d{10}$/.test(digits)) return undefined;
   let sum = 0;
@@ -193,7 +202,7 @@ function mod97(text: string): number {
 
 /** An IBAN, spaces allowed, any case: upper case without spaces when the length and mod-97 check pass. */
 export function normaliseIban(text: string): string | undefined {
-  if (text.length > 64) return undefined;
+  if (text.length > 64 || !mayHoldDigits(text) || asciiBeyond(text, /[^A-Za-z0-9\s]/)) return undefined;
   const iban = removeSpaces(prepare(text)).toUpperCase();
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban)) return undefined;
   if (IBAN_LENGTHS[iban.slice(0, 2)] !== iban.length) return undefined;
@@ -325,7 +334,8 @@ const GSTIN = /^(?:0[1-9]|[12]\d|3[0-8]|97|99)[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z
  * `MVA`) are recognised. Australian ABNs are `normaliseAbn`'s.
  */
 export function normaliseVatId(text: string): VatId | undefined {
-  if (text.length === 0 || text.length > 40) return undefined;
+  // Every format below holds digits.
+  if (text.length === 0 || text.length > 40 || !mayHoldDigits(text)) return undefined;
   const s = prepare(text).toUpperCase().trim();
 
   const swiss = /^CHE[\s.-]*(\d{3})[\s.-]*(\d{3})[\s.-]*(\d{3})(?:[\s.-]*(MWST|TVA|IVA)\.?)?$/.exec(s);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactId, normaliseText } from '../../../src/extraction/normalise/text.js';
+import { compactId, isAscii, mayHoldDigits, normaliseText } from '../../../src/extraction/normalise/text.js';
 
 describe('normaliseText', () => {
   it.each([
@@ -31,5 +31,34 @@ describe('compactId', () => {
     ['', ''],
   ])('compacts %j to %j', (text, expected) => {
     expect(compactId(text)).toBe(expected);
+  });
+});
+
+describe('isAscii', () => {
+  it.each([
+    ['Invoice No. 12/34-5', true],
+    ['', true],
+    ['\t\n~', true],
+    ['Straße', false],
+    ['１２', false],
+    ['12\u00A0000', false],
+    ['\u{1F600}', false],
+  ])('%j is ASCII: %j', (text, expected) => {
+    expect(isAscii(text)).toBe(expected);
+    // What the fast paths rely on: NFKC leaves ASCII text unchanged.
+    if (expected) expect(text.normalize('NFKC')).toBe(text);
+  });
+});
+
+describe('mayHoldDigits', () => {
+  it.each([
+    ['ABN 51 824 753 556', true],
+    ['Invoice', false],
+    ['', false],
+    ['１２３', true],
+    ['²', true],
+    ['Straße', true],
+  ])('%j may hold digits: %j', (text, expected) => {
+    expect(mayHoldDigits(text)).toBe(expected);
   });
 });
