@@ -556,6 +556,19 @@ describe('line items', () => {
   ];
   const cellValues = (table: TableValue) => table.rows.map((r) => r.map((c) => c?.value ?? null));
 
+  it("takes no row of JavaScript's object prototype names for a header", async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    s.put(50, 200, 'constructor', 11, true);
+    s.put(300, 200, '__proto__', 11, true);
+    s.put(470, 200, 'Qty', 11, true);
+    s.put(50, 220, 'Widgets, large');
+    s.put(300, 220, '4');
+    s.put(470, 220, '120.00');
+    const doc = await extractLines(engine, s.lines);
+    expect(doc.value('invoice.lineitems')).toBeNull();
+  });
+
   it('reads the header and rows, joining a description printed over two lines', async () => {
     const s = sheet();
     s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);

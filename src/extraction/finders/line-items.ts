@@ -4,7 +4,8 @@ import { boundingBoxOf, type DocumentView, type Row, type ViewToken } from '../v
 
 type ColumnType = 'description' | 'quantity' | 'unitPrice' | 'amount' | 'tax' | 'code' | 'unit';
 
-const HEADER_WORDS: Record<string, ColumnType> = {};
+// No prototype: a printed "constructor" or "toString" is no column header.
+const HEADER_WORDS = Object.create(null) as Record<string, ColumnType>;
 const add = (type: ColumnType, words: string[]): void => words.forEach((w) => (HEADER_WORDS[w] = type));
 add('description', [
   'description',

@@ -73,7 +73,8 @@ interface SymbolInfo {
 }
 
 /** Printed symbols and symbol-like abbreviations, matched case-sensitively as printed. */
-const SYMBOLS: Readonly<Record<string, SymbolInfo>> = {
+// Null prototypes (below): a printed "constructor" or "toString" is no currency.
+const SYMBOLS: Readonly<Record<string, SymbolInfo>> = withoutPrototype({
   '€': { code: 'EUR' },
   '£': { code: 'GBP' },
   $: { code: 'USD', family: DOLLARS },
@@ -119,10 +120,10 @@ const SYMBOLS: Readonly<Record<string, SymbolInfo>> = {
   '₦': { code: 'NGN' },
   лв: { code: 'BGN' },
   lei: { code: 'RON' },
-};
+});
 
 /** Currency words and phrases, lower case. */
-const WORDS: Readonly<Record<string, string>> = {
+const WORDS: Readonly<Record<string, string>> = withoutPrototype({
   euro: 'EUR',
   euros: 'EUR',
   dollar: 'USD',
@@ -188,7 +189,7 @@ const WORDS: Readonly<Record<string, string>> = {
   hryvnia: 'UAH',
   rubles: 'RUB',
   roubles: 'RUB',
-};
+});
 
 /** A currency marker found in text: a code, or a symbol with the currencies it may stand for. */
 export interface CurrencyMarker {
@@ -196,6 +197,11 @@ export interface CurrencyMarker {
   /** True for an ISO code as printed, which outranks a shared symbol next to it (`AUD $`). */
   isCode: boolean;
   family?: readonly string[];
+}
+
+/** A lookup table without Object.prototype: only its own keys are found. */
+function withoutPrototype<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
+  return Object.assign(Object.create(null) as Record<string, T>, entries);
 }
 
 function markerFor(token: string): CurrencyMarker | undefined {

@@ -64,8 +64,10 @@ const MONTH_NAMES: ReadonlyArray<readonly string[]> = [
  * Month names and abbreviations (lower case, diacritics removed: `marz`, `fevr`, `aout`) to 1..12,
  * in English, German, French, Dutch, Spanish, Italian, Malay and Indonesian.
  */
-export const MONTHS: Readonly<Record<string, number>> = Object.fromEntries(
-  MONTH_NAMES.flatMap((names, i) => names.map((name) => [name, i + 1] as const)),
+export const MONTHS: Readonly<Record<string, number>> = Object.assign(
+  // No prototype: "constructor" or "toString" printed where a month could be is no month.
+  Object.create(null) as Record<string, number>,
+  Object.fromEntries(MONTH_NAMES.flatMap((names, i) => names.map((name) => [name, i + 1] as const))),
 );
 
 /** Day names and their abbreviations in the same languages, lower case without diacritics. */

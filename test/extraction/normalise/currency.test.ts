@@ -8,6 +8,11 @@ import {
 } from '../../../src/extraction/normalise/currency.js';
 
 describe('parseCurrency', () => {
+  it("finds no currency in JavaScript's object prototype names", () => {
+    for (const text of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', 'Constructor'])
+      expect(parseCurrency(text), text).toBeUndefined();
+  });
+
   it.each([
     'EUR',
     'USD',

@@ -196,6 +196,16 @@ describe('parseDate', () => {
       ],
     ],
     ['empty text', ['', '   ']],
+    [
+      "names of JavaScript's object prototype where the month goes",
+      [
+        '14 constructor 2024',
+        'constructor 14 2024',
+        '2024 toString 14',
+        '14 __proto__ 2024',
+        '1 valueOf 2020',
+      ],
+    ],
   ])('rejects %s', (_kind, texts) => {
     for (const text of texts) expect(parseDate(text), text).toBeUndefined();
   });
