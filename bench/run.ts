@@ -215,6 +215,9 @@ const BATCH_SEED = 9001;
 const BATCH_PRODUCT = 'invoices:2';
 const BATCH_TEXT_FILES = 60;
 const BATCH_TEXT_PAGES = 150;
+/** A larger text folder, where the engine's warm-up weighs less and engine threads pay. */
+const BATCH_LARGE_TEXT_FILES = 400;
+const BATCH_LARGE_TEXT_PAGES = 1000;
 const BATCH_ROUNDS = 3;
 const BATCH_SCAN_PDF_PAGES = [2, 1, 2];
 const BATCH_SCAN_IMAGES = 3;
@@ -2271,7 +2274,7 @@ async function batchTextCase(dir: string, bin: string, cores: number) {
       ` ${fmt(text.bytes / 1024, 'KiB')} in all; ${BATCH_ROUNDS} rounds, docex then pdftotext; figures are medians`,
   );
   log(
-    `       docex extract DIR --out FILE --product ${BATCH_PRODUCT} --progress none (default --threads ${cores}, --concurrency ${2 * cores});` +
+    `       docex extract DIR --out FILE --product ${BATCH_PRODUCT} --progress none (default: one engine thread for 60 files, --concurrency ${cores});` +
       ` pdftotext -bbox-layout FILE OUT.html, one process per file, ${cores} at a time`,
   );
   const startSeconds = await docexStartSeconds(bin);
@@ -2302,15 +2305,15 @@ async function batchTextCase(dir: string, bin: string, cores: number) {
     }
   }
   // For where the time goes: the same folder through `docex ingest` (the text layer, no job, no fields),
-  // and `docex extract --threads 1` (everything in the main thread, as before engine threads).
+  // and `docex extract --threads 2` (two engine threads; the default for 60 files is one).
   const ingest = await measuredRun(
     docexExtract(bin, path.join(dir, 'text'), path.join(dir, 'ingest.jsonl'), 'none', {}, 'ingest'),
     text.files.length,
   );
-  const oneThread = await measuredRun(
-    docexExtract(bin, path.join(dir, 'text'), path.join(dir, 'one-thread.jsonl'), 'none', {}, 'extract', [
+  const twoThreads = await measuredRun(
+    docexExtract(bin, path.join(dir, 'text'), path.join(dir, 'two-threads.jsonl'), 'none', {}, 'extract', [
       '--threads',
-      '1',
+      '2',
     ]),
     text.files.length,
   );
@@ -2337,9 +2340,10 @@ async function batchTextCase(dir: string, bin: string, cores: number) {
       ` ingest ${cpuText(ingest)}`,
   );
   log(
-    `               docex extract --threads 1 (one engine in the main thread): batch ${fmt(oneThread.batch.seconds, 's')}` +
-      ` = ${fmt(oneThread.batch.pagesPerSecond, 'pages/s')}, spawn to exit ${fmt(oneThread.wall.pagesPerSecond, 'pages/s')}; ${cpuText(oneThread)}`,
+    `               docex extract --threads 2 (two engine threads, each warming up on its own): batch ${fmt(twoThreads.batch.seconds, 's')}` +
+      ` = ${fmt(twoThreads.batch.pagesPerSecond, 'pages/s')}, spawn to exit ${fmt(twoThreads.wall.pagesPerSecond, 'pages/s')}; ${cpuText(twoThreads)}`,
   );
+  const large = await largeTextRun(dir, bin, cores, baselineError);
   let baseline: Baseline;
   if (baselineError) {
     baseline = { ok: false, reason: baselineError };
@@ -2366,7 +2370,7 @@ async function batchTextCase(dir: string, bin: string, cores: number) {
     bytes: text.bytes,
     rounds: BATCH_ROUNDS,
     concurrency: cores,
-    threads: cores,
+    threads: 1,
     docex: {
       ...ours,
       wallRounds: docexRounds.map((r) => r.wall.pagesPerSecond),
@@ -2375,10 +2379,53 @@ async function batchTextCase(dir: string, bin: string, cores: number) {
     },
     startSeconds,
     ingest,
-    oneThread,
+    twoThreads,
+    large,
     baseline,
     ratio,
     batchRatio,
+  };
+}
+
+/**
+ * One round over a larger folder: docex by default (engine threads, one per 100 files up to one per
+ * core), docex in one thread, and pdftotext; where warm-up weighs less than in the 60-file folder.
+ */
+async function largeTextRun(dir: string, bin: string, cores: number, baselineError: string | undefined) {
+  const folder = path.join(dir, 'text-large');
+  const text = await makeTextFolder(
+    folder,
+    BATCH_SEED + 7000,
+    BATCH_LARGE_TEXT_FILES,
+    BATCH_LARGE_TEXT_PAGES,
+  );
+  const threads = Math.min(cores, Math.floor(text.files.length / 100));
+  const byDefault = await measuredRun(
+    docexExtract(bin, folder, path.join(dir, 'large.jsonl'), 'none'),
+    text.files.length,
+  );
+  const oneThread = await measuredRun(
+    docexExtract(bin, folder, path.join(dir, 'large-1.jsonl'), 'none', {}, 'extract', ['--threads', '1']),
+    text.files.length,
+  );
+  const base = baselineError
+    ? undefined
+    : measured(await pdftotextFolder(text.files, path.join(dir, 'pdftotext-large'), cores), text.pages);
+  const ratio = base ? byDefault.wall.pagesPerSecond / base.pagesPerSecond : undefined;
+  log(
+    `   larger folder, ${text.files.length} invoices, ${text.pages} pages, one round: docex (default, ${threads} threads)` +
+      ` ${fmt(byDefault.wall.pagesPerSecond, 'pages/s')} spawn to exit (batch ${fmt(byDefault.batch.pagesPerSecond, 'pages/s')}; ${cpuText(byDefault)});` +
+      ` --threads 1 ${fmt(oneThread.wall.pagesPerSecond, 'pages/s')} (batch ${fmt(oneThread.batch.pagesPerSecond, 'pages/s')});` +
+      ` pdftotext ${base ? fmt(base.pagesPerSecond, 'pages/s') : na(baselineError ?? '')}; ratio ${fmt(ratio)}`,
+  );
+  return {
+    files: text.files.length,
+    pages: text.pages,
+    threads,
+    docex: byDefault,
+    oneThread,
+    baseline: base,
+    ratio,
   };
 }
 

@@ -22,8 +22,9 @@ const batchOptions = (): string => `Batch options:
   --resume            keep FILE and read only the files that have no line in it yet (a last line cut
                       short by a crash is removed first). Needs --out.
   --threads N         engine threads, each reading and extracting files on its own core (default
-                      ${os.availableParallelism()}, the number of cores, but no more than there are files; 1 with --data-dir,
-                      which is one engine's database). Their pages share one OCR worker per core.
+                      one per 100 files, up to ${os.availableParallelism()}, the number of cores: a thread takes about a second
+                      to warm up; 1 with --data-dir, which is one engine's database). Their pages share
+                      one OCR worker per core.
   --concurrency N     files in flight at once over all threads (default 2 per thread, or ${os.availableParallelism()} with one
                       thread): a thread reads the next file while OCR runs on another. With more than
                       one, lines come in the order files finish, not in the order given; there is

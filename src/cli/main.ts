@@ -256,8 +256,9 @@ async function batch(
 }
 
 /**
- * Engine threads: `--threads`, else one per core (no more than files) when the batch is in memory. A
- * data dir is one engine's SQLite database, so a batch keeping its data runs in this thread.
+ * Engine threads: `--threads`, else one per FILES_PER_THREAD files, up to one per core, when the batch
+ * is in memory. A data dir is one engine's SQLite database, so a batch keeping its data runs in this
+ * thread.
  */
 function resolveThreads(
   option: string | undefined,
@@ -272,8 +273,15 @@ function resolveThreads(
     if (threads > 1 && dataDir) throw new UsageError('--threads above 1 cannot be used with --data-dir');
     return Math.max(1, Math.min(threads, files));
   }
-  return dataDir ? 1 : Math.max(1, Math.min(cores, files));
+  return dataDir ? 1 : Math.max(1, Math.min(cores, Math.floor(files / FILES_PER_THREAD)));
 }
+
+/**
+ * Each engine thread warms up on its own (module loading, and the JIT compiling pdf.js and extraction
+ * again): about a second of CPU. Measured on 2 cores (BENCHMARKS.md), 2 threads beat one from about
+ * 100 text PDFs; below that one thread finishes first. OCR needs no thread: its workers are threads.
+ */
+const FILES_PER_THREAD = 100;
 
 async function inProcessRunner(setup: BatchSetup) {
   const { engine, work } = await openBatchEngine(setup);
