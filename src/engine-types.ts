@@ -218,7 +218,11 @@ export interface Engine {
   /** The bytes of a file, as uploaded. */
   readFile(fileId: string, options?: { accountId?: string }): Promise<Uint8Array>;
   listFiles(options?: { accountId?: string; tag?: string }): Promise<FileRecord[]>;
-  deleteFile(fileId: string, options?: { accountId?: string }): Promise<boolean>;
+  /**
+   * Deletes a file, its token layer and results; with `withJobs`, also the records of its ended jobs
+   * (otherwise they stay as a history). Answers whether the file was there.
+   */
+  deleteFile(fileId: string, options?: { accountId?: string; withJobs?: boolean }): Promise<boolean>;
   /** The svc.ingest work: reads the file into its token layer and stores it with the file. */
   ingest(fileId: string, options?: IngestCallOptions): Promise<TokenLayer>;
   /** The stored token layer, or undefined when the file has not been ingested. */

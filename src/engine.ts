@@ -671,7 +671,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
       const id = checkId(fileId);
       const deleted = await files.delete(accountId, id);
-      await persistence.deleteFileData(accountId, id);
+      await persistence.deleteFileData(accountId, id, { jobs: opts.withJobs === true });
       return deleted;
     },
 

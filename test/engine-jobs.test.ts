@@ -695,6 +695,27 @@ describe('results', () => {
   });
 });
 
+describe('deleting a file', () => {
+  it('keeps its jobs as a history, or forgets its ended jobs with withJobs', async () => {
+    const engine = newEngine({ ingest: { ocr: 'never' } });
+    const read = async (): Promise<{ fileId: string; jobId: string }> => {
+      const { fileId } = await engine.upload(await invoice(), { name: 'a.pdf' });
+      const { job } = await engine.invoke('svc.extract', {
+        inputs: { file_id: fileId, product_ids: ['invoices:2'] },
+      });
+      await whenJob(engine, job.id, ['succeeded']);
+      return { fileId, jobId: job.id };
+    };
+    const kept = await read();
+    expect(await engine.deleteFile(kept.fileId)).toBe(true);
+    expect((await engine.getJob(kept.jobId)).status).toBe('succeeded');
+    const forgotten = await read();
+    expect(await engine.deleteFile(forgotten.fileId, { withJobs: true })).toBe(true);
+    expect((await rejection(engine.getJob(forgotten.jobId))).code).toBe('JOB_NOT_FOUND');
+    expect((await rejection(engine.getResult(forgotten.fileId))).code).toBe('FILE_NOT_FOUND');
+  });
+});
+
 describe('the v1 and v2 uploads', () => {
   it('answers the v2 upload record', async () => {
     const engine = newEngine();

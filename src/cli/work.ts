@@ -145,7 +145,8 @@ export function forgetting(engine: Engine, work: FileWork): FileWork {
     const ids = [line.fileId, ...(line.children ?? []).map((c) => c.file_id)].filter(
       (id): id is string => typeof id === 'string',
     );
-    await Promise.all(ids.map((id) => engine.deleteFile(id).catch(() => false)));
+    // Their ended jobs too: a job record kept per file would grow memory over a long batch.
+    await Promise.all(ids.map((id) => engine.deleteFile(id, { withJobs: true }).catch(() => false)));
     return outcome;
   };
 }

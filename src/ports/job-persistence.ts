@@ -65,8 +65,11 @@ export interface JobPersistence {
 
   putTokenLayer(accountId: string, fileId: string, layer: TokenLayer): Promise<void>;
   getTokenLayer(accountId: string, fileId: string): Promise<TokenLayer | undefined>;
-  /** Forgets the token layer and results of a deleted file (jobs stay, as a history). */
-  deleteFileData(accountId: string, fileId: string): Promise<void>;
+  /**
+   * Forgets the token layer and results of a deleted file. Its jobs stay, as a history, unless `jobs`
+   * is set: then its ended jobs (succeeded, failed, cancelled) go too; jobs still new or running stay.
+   */
+  deleteFileData(accountId: string, fileId: string, options?: { jobs?: boolean }): Promise<void>;
 
   putRules(accountId: string, rulesId: string, rules: unknown): Promise<void>;
   getRules(accountId: string, rulesId: string): Promise<unknown>;

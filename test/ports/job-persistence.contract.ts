@@ -307,6 +307,25 @@ export function describeJobPersistence(name: string, make: MakePersistence): voi
         expect(await p.getJob(job.record.id)).toBeDefined();
         expect(await p.getTokenLayer(B, fileId)).toBeDefined();
       });
+
+      it('with jobs: also forgets the ended jobs of the file, not its running ones nor others', async () => {
+        const p = await open();
+        const fileId = randomUUID();
+        const ended = makeJob({ fileId });
+        const failed = makeJob({ fileId, status: 'failed' });
+        const running = makeJob({ fileId, status: 'running' });
+        const otherFile = makeJob({ status: 'succeeded' });
+        const otherAccount = makeJob({ fileId, status: 'succeeded', accountId: B });
+        for (const job of [ended, failed, running, otherFile, otherAccount]) await p.insertJob(job);
+        await p.finishJob(bumped(ended, { status: 'succeeded' }), 1, makeResult(ended));
+        await p.deleteFileData(A, fileId, { jobs: true });
+        expect(await p.getJob(ended.record.id)).toBeUndefined();
+        expect(await p.getJob(failed.record.id)).toBeUndefined();
+        expect(await p.listResults(A, fileId)).toEqual([]);
+        expect(await p.getJob(running.record.id)).toBeDefined();
+        expect(await p.getJob(otherFile.record.id)).toBeDefined();
+        expect(await p.getJob(otherAccount.record.id)).toBeDefined();
+      });
     });
 
     describe('validation rules', () => {

@@ -3,6 +3,9 @@ import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../co
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence, JobQuery } from '../../ports/job-persistence.js';
 
+/** Job states a job no longer leaves. */
+const ENDED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
+
 function byCreated(a: StoredJob, b: StoredJob): number {
   const x = a.record;
   const y = b.record;
@@ -115,11 +118,16 @@ export function createMemoryPersistence(): JobPersistence {
       return layer && structuredClone(layer);
     },
 
-    async deleteFileData(accountId, fileId) {
+    async deleteFileData(accountId, fileId, options = {}) {
       open();
       layers.delete(key(accountId, fileId));
       for (const [jobId, result] of results) {
         if (result.accountId === accountId && result.fileId === fileId) results.delete(jobId);
+      }
+      if (!options.jobs) return;
+      for (const [jobId, job] of jobs) {
+        if (job.accountId === accountId && job.record.file_id === fileId && ENDED.has(job.record.status))
+          jobs.delete(jobId);
       }
     },
 

@@ -304,8 +304,15 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
       return rows[0]?.body;
     },
 
-    async deleteFileData(accountId, fileId) {
+    async deleteFileData(accountId, fileId, options = {}) {
       await transaction(async (client) => {
+        if (options.jobs) {
+          await client.query(
+            `DELETE FROM ${s}.jobs WHERE account_id = $1 AND file_id = $2
+              AND status IN ('succeeded', 'failed', 'cancelled')`,
+            [accountId, fileId],
+          );
+        }
         await client.query(`DELETE FROM ${s}.token_layers WHERE account_id = $1 AND file_id = $2`, [
           accountId,
           fileId,

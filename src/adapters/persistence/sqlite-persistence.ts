@@ -118,6 +118,8 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     insertResult: db.prepare(`INSERT OR IGNORE INTO results (job_id, account_id, file_id, job_created, body)
       VALUES (?, ?, ?, ?, ?)`),
     deleteResults: db.prepare('DELETE FROM results WHERE account_id = ? AND file_id = ?'),
+    deleteEndedJobs: db.prepare(`DELETE FROM jobs WHERE account_id = ? AND file_id = ?
+      AND status IN ('succeeded', 'failed', 'cancelled')`),
     putLayer: db.prepare(`INSERT INTO token_layers (account_id, file_id, body) VALUES (?, ?, ?)
       ON CONFLICT (account_id, file_id) DO UPDATE SET body = excluded.body`),
     getLayer: db.prepare('SELECT body FROM token_layers WHERE account_id = ? AND file_id = ?'),
@@ -156,9 +158,10 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     }
     return true;
   });
-  const deleteFileData = db.transaction((accountId: string, fileId: string) => {
+  const deleteFileData = db.transaction((accountId: string, fileId: string, jobs: boolean) => {
     q.deleteLayer.run(accountId, fileId);
     q.deleteResults.run(accountId, fileId);
+    if (jobs) q.deleteEndedJobs.run(accountId, fileId);
   });
 
   function live(): void {
@@ -225,9 +228,9 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
       return parse<TokenLayer>(q.getLayer.get(accountId, fileId));
     },
 
-    async deleteFileData(accountId, fileId) {
+    async deleteFileData(accountId, fileId, options = {}) {
       live();
-      deleteFileData.immediate(accountId, fileId);
+      deleteFileData.immediate(accountId, fileId, options.jobs === true);
     },
 
     async putRules(accountId, rulesId, rules) {
