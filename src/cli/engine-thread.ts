@@ -49,6 +49,12 @@ function sharedOcr(size: number): OcrEngine & { size: number } {
   };
 }
 
+const OCR_CODES: ReadonlySet<string> = new Set<ErrorCode>(['OCR_FAILED', 'OCR_TIMEOUT', 'ENGINE_CLOSED']);
+
+function ocrCode(code: string): ErrorCode {
+  return OCR_CODES.has(code) ? (code as ErrorCode) : 'OCR_FAILED';
+}
+
 function serve({ engine, work }: BatchEngine): void {
   const running = new Set<Promise<void>>();
   port.on('message', (message: ToThread) => {
@@ -56,8 +62,9 @@ function serve({ engine, work }: BatchEngine): void {
       const pending = recognising.get(message.id);
       recognising.delete(message.id);
       if (message.type === 'ocr-done') pending?.resolve(message.words);
-      // The code (OCR_TIMEOUT is transient: the job is retried) and message as the OCR workers gave them.
-      else pending?.reject(new DocexError(message.error.code as ErrorCode, message.error.message));
+      // The code (OCR_TIMEOUT is transient: the job is retried) and message as the OCR workers gave them;
+      // the OcrEngine contract knows three codes, anything else is OCR_FAILED.
+      else pending?.reject(new DocexError(ocrCode(message.error.code), message.error.message));
     } else if (message.type === 'file') {
       const { id, file } = message;
       const done = work(file).then(

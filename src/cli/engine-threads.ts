@@ -116,7 +116,9 @@ export async function startEngineThreads(options: EngineThreadsOptions): Promise
             return;
         }
       });
+      // Once per thread, whichever of 'error' and 'exit' comes first.
       const gone = (reason: string): void => {
+        if (!slots.includes(slot)) return;
         const wasReady = slot.ready;
         slot.ready = false;
         slots.splice(slots.indexOf(slot), 1);
@@ -135,9 +137,7 @@ export async function startEngineThreads(options: EngineThreadsOptions): Promise
         else wake();
       };
       worker.on('error', (error) => gone(error.message));
-      worker.on('exit', (code) => {
-        if (slots.includes(slot)) gone(`exit code ${code}`);
-      });
+      worker.on('exit', (code) => gone(`exit code ${code}`));
     });
   }
 
