@@ -9,7 +9,7 @@ import { startEngineThreads } from '../../src/cli/engine-threads.js';
 import { DocexError } from '../../src/core/errors.js';
 import type { OcrEngine } from '../../src/ports/ocr-engine.js';
 import { encodeImage, INVOICE_LINES, makeTextPdf, renderPdfPage } from '../helpers/make-documents.js';
-import { parseLines, run, writeBadFiles, writeInvoices } from './cli-helpers.js';
+import { invoiceWithTotal, parseLines, run, writeBadFiles, writeInvoices } from './cli-helpers.js';
 
 const DYING = new URL('./dying-thread.ts', import.meta.url);
 const SETUP: BatchSetup = {
@@ -54,6 +54,65 @@ describe('engine threads', () => {
     expect(two.stderr).toMatch(
       /9 files, 6 pages, 3 failed \(EMPTY_FILE 1, PDF_CORRUPT 1, UNSUPPORTED_FILE_TYPE 1\)/,
     );
+  });
+
+  it('split, validate and ingest over 2 threads write the same lines as one thread', async () => {
+    const folder = path.join(dir, 'commands');
+    const files = await writeInvoices(folder, ['a.pdf', 'b.pdf']);
+    const large = path.join(folder, 'large.pdf');
+    await fs.writeFile(large, await invoiceWithTotal('1500.00'));
+    const rules = path.join(dir, 'high.json');
+    await fs.writeFile(
+      rules,
+      JSON.stringify({
+        data: {
+          checks: [
+            {
+              condition: {
+                type: 'greater-than',
+                values: ["$.predictions['svc.invoice.total'].value_norm", 1000],
+                compare_as: 'numeric',
+              },
+              note: 'Large total',
+              field_ids: ['svc.invoice.total'],
+            },
+          ],
+        },
+        schema: true,
+      }),
+    );
+    /** Ids and times differ between runs by construction. */
+    const strip = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(strip)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.entries(value)
+                .filter(([k]) => !['fileId', 'file_id', 'id', 'timestamp'].includes(k))
+                .map(([k, v]) => [k, strip(v)]),
+            )
+          : value;
+    const commands = [
+      ['split', ...files, large],
+      ['validate', ...files, large, '--product', 'invoices:2', '--rules', rules],
+      ['ingest', ...files, large, '--text'],
+    ];
+    for (const command of commands) {
+      const one = await run([...command, '--ocr', 'never', '--threads', '1']);
+      const two = await run([...command, '--ocr', 'never', '--threads', '2']);
+      expect([one.code, two.code], command[0]).toEqual([0, 0]);
+      const lines = (text: string) =>
+        parseLines(text)
+          .map((l) => JSON.stringify(strip(l)))
+          .sort();
+      expect(lines(two.stdout), command[0]).toEqual(lines(one.stdout));
+      expect(parseLines(two.stdout), command[0]).toHaveLength(3);
+    }
+    const validated = parseLines((await run([...commands[1]!, '--ocr', 'never', '--threads', '2'])).stdout);
+    expect(validated.find((l) => l.file === large)).toMatchObject({
+      status: 'IN PROGRESS',
+      tasks: [{ note: 'Large total' }],
+    });
   });
 
   it('spreads files over the threads, each taking the next file when it has fewest in flight', async () => {
