@@ -225,7 +225,10 @@ export interface Engine {
   deleteFile(fileId: string, options?: { accountId?: string; withJobs?: boolean }): Promise<boolean>;
   /** The svc.ingest work: reads the file into its token layer and stores it with the file. */
   ingest(fileId: string, options?: IngestCallOptions): Promise<TokenLayer>;
-  /** The stored token layer, or undefined when the file has not been ingested. */
+  /**
+   * The stored token layer, or undefined when the file has not been ingested. Read-only: with the
+   * in-memory persistence it is a frozen object shared by every reader (copy it to change it).
+   */
   getTokenLayer(fileId: string, options?: { accountId?: string }): Promise<TokenLayer | undefined>;
   /** Limits, locale and product subscriptions of an account (unset ones keep their value). */
   configureAccount(

@@ -64,6 +64,10 @@ export interface JobPersistence {
   listResults(accountId: string, fileId: string): Promise<StoredResult[]>;
 
   putTokenLayer(accountId: string, fileId: string, layer: TokenLayer): Promise<void>;
+  /**
+   * A stored layer is read-only for its readers: an adapter may hand out one shared, frozen object
+   * (the memory adapter does), so nobody changes what another reads.
+   */
   getTokenLayer(accountId: string, fileId: string): Promise<TokenLayer | undefined>;
   /**
    * Forgets the token layer and results of a deleted file. Its jobs stay, as a history, unless `jobs`

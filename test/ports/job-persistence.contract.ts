@@ -79,7 +79,7 @@ function makeTask(overrides: Partial<StoredTask> = {}): StoredTask {
   };
 }
 
-function makeLayer(fileId: string): TokenLayer {
+export function makeLayer(fileId: string): TokenLayer {
   return {
     formatVersion: 1,
     fileId,

@@ -3,6 +3,15 @@ import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../co
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence, JobQuery } from '../../ports/job-persistence.js';
 
+/** Freezes a plain JSON-like value and everything in it; answers it. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
 /** Job states a job no longer leaves. */
 const ENDED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 
@@ -109,13 +118,14 @@ export function createMemoryPersistence(): JobPersistence {
 
     async putTokenLayer(accountId, fileId, layer) {
       open();
-      layers.set(key(accountId, fileId), structuredClone(layer));
+      layers.set(key(accountId, fileId), deepFreeze(structuredClone(layer)));
     },
 
     async getTokenLayer(accountId, fileId) {
       open();
-      const layer = layers.get(key(accountId, fileId));
-      return layer && structuredClone(layer);
+      // Frozen when stored: handed out as it is, without a copy (a layer is read by every workflow
+      // on the file, and copying it was the largest cost of the in-memory store).
+      return layers.get(key(accountId, fileId));
     },
 
     async deleteFileData(accountId, fileId, options = {}) {
