@@ -1,21 +1,6 @@
 export { createEngine } from './engine.js';
 // The Engine interface, its options and answers (TaskView, ResultRecord, UploadRecordV1/V2, ...).
 export type * from './engine-types.js';
-export type {
-  Engine,
-  EngineEvents,
-  EngineOptions,
-  ExtractOptions,
-  IngestCallOptions,
-  Invocation,
-  JobOptions,
-  ResultOptions,
-  ResultRecord,
-  UploadOptions,
-  UploadRecordV1,
-  UploadRecordV2,
-  UploadV1Options,
-} from './engine.js';
 export type { JobError, JobRecord, JobStatus, StoredJob, StoredResult, StoredTask } from './core/jobs.js';
 export type { JobPersistence, JobQuery, TaskQuery } from './ports/job-persistence.js';
 export { createMemoryPersistence } from './adapters/persistence/memory-persistence.js';

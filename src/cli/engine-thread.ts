@@ -14,22 +14,29 @@ import type { FromThread, ToThread } from './engine-threads.js';
 const port = parentPort!;
 const send = (message: FromThread, transfer?: ArrayBuffer[]): void => port.postMessage(message, transfer);
 
-/** Pages sent to the main thread's shared OCR workers, by request id. */
-const recognising = new Map<number, { resolve: (words: OcrWord[]) => void; reject: (e: unknown) => void }>();
-let nextOcrId = 0;
-let ocrClosed = false;
+/** An OCR engine that sends pages to the main thread, and the handler of its answers. */
+interface SharedOcr {
+  engine: OcrEngine & { size: number };
+  answer(message: Extract<ToThread, { type: 'ocr-done' | 'ocr-failed' }>): void;
+}
 
 /**
  * The OCR engine of this thread's engine: each page goes to the OCR workers the main thread shares
  * among all threads. `size` is theirs, so a PDF's pages are read side by side to keep them all busy.
  */
-function sharedOcr(size: number): OcrEngine & { size: number } {
-  return {
+function sharedOcr(size: number): SharedOcr {
+  /** Pages sent, by request id. */
+  const recognising = new Map<
+    number,
+    { resolve: (words: OcrWord[]) => void; reject: (e: unknown) => void }
+  >();
+  let nextId = 0;
+  let closed = false;
+  const engine = {
     size,
     recognize(image: GreyImage, options: OcrOptions = {}): Promise<OcrWord[]> {
-      if (ocrClosed)
-        return Promise.reject(new DocexError('ENGINE_CLOSED', 'The OCR engine has been closed.'));
-      const id = nextOcrId++;
+      if (closed) return Promise.reject(new DocexError('ENGINE_CLOSED', 'The OCR engine has been closed.'));
+      const id = nextId++;
       // A copy travels (its memory moves to the main thread): the caller may use its image again.
       const data = image.data.slice();
       return new Promise<OcrWord[]>((resolve, reject) => {
@@ -40,11 +47,22 @@ function sharedOcr(size: number): OcrEngine & { size: number } {
       });
     },
     close(): Promise<void> {
-      ocrClosed = true;
+      closed = true;
       for (const pending of recognising.values())
         pending.reject(new DocexError('ENGINE_CLOSED', 'The OCR engine has been closed.'));
       recognising.clear();
       return Promise.resolve();
+    },
+  };
+  return {
+    engine,
+    answer(message) {
+      const pending = recognising.get(message.id);
+      recognising.delete(message.id);
+      if (message.type === 'ocr-done') pending?.resolve(message.words);
+      // The code (OCR_TIMEOUT is transient: the job is retried) and message as the OCR workers gave them;
+      // the OcrEngine contract knows three codes, anything else is OCR_FAILED.
+      else pending?.reject(new DocexError(ocrCode(message.error.code), message.error.message));
     },
   };
 }
@@ -55,16 +73,11 @@ function ocrCode(code: string): ErrorCode {
   return OCR_CODES.has(code) ? (code as ErrorCode) : 'OCR_FAILED';
 }
 
-function serve({ engine, work }: BatchEngine): void {
+function serve({ engine, work }: BatchEngine, ocr: SharedOcr | undefined): void {
   const running = new Set<Promise<void>>();
   port.on('message', (message: ToThread) => {
     if (message.type === 'ocr-done' || message.type === 'ocr-failed') {
-      const pending = recognising.get(message.id);
-      recognising.delete(message.id);
-      if (message.type === 'ocr-done') pending?.resolve(message.words);
-      // The code (OCR_TIMEOUT is transient: the job is retried) and message as the OCR workers gave them;
-      // the OcrEngine contract knows three codes, anything else is OCR_FAILED.
-      else pending?.reject(new DocexError(ocrCode(message.error.code), message.error.message));
+      ocr?.answer(message);
     } else if (message.type === 'file') {
       const { id, file } = message;
       const done = work(file).then(
@@ -88,7 +101,7 @@ function serve({ engine, work }: BatchEngine): void {
 try {
   const setup = workerData as BatchSetup;
   const ocr = setup.sharedOcrWorkers === undefined ? undefined : sharedOcr(setup.sharedOcrWorkers);
-  serve(await openBatchEngine(setup, ocr));
+  serve(await openBatchEngine(setup, ocr?.engine), ocr);
 } catch (error) {
   send({
     type: 'setup-failed',

@@ -273,7 +273,7 @@ function resolveThreads(
     if (threads > 1 && dataDir) throw new UsageError('--threads above 1 cannot be used with --data-dir');
     return Math.max(1, Math.min(threads, files));
   }
-  return dataDir ? 1 : Math.max(1, Math.min(cores, Math.floor(files / FILES_PER_THREAD)));
+  return dataDir ? 1 : defaultThreads(files, cores);
 }
 
 /**
@@ -282,6 +282,11 @@ function resolveThreads(
  * 100 text PDFs; below that one thread finishes first. OCR needs no thread: its workers are threads.
  */
 const FILES_PER_THREAD = 100;
+
+/** Engine threads of an in-memory batch of `files` files on `cores` cores, unless --threads says. */
+export function defaultThreads(files: number, cores: number): number {
+  return Math.max(1, Math.min(cores, Math.floor(files / FILES_PER_THREAD)));
+}
 
 async function inProcessRunner(setup: BatchSetup) {
   const { engine, work } = await openBatchEngine(setup);

@@ -71,9 +71,11 @@ export function createPdfjsReader(): PdfReader {
   return {
     async open(bytes: Uint8Array, options: { transfer?: boolean } = {}): Promise<PdfDocument> {
       const pdfjs = await loadPdfjs();
-      // Read before pdfjs takes the buffer over: a document with no image anywhere never needs an
-      // operator list to tell whether a page paints one.
-      const mayHaveImages = rawImageVerdict(bytes) !== 'none';
+      // A document with no image anywhere never needs an operator list to tell whether a page paints
+      // one. Its bytes are read before pdfjs takes them over, or else on the first question (an open
+      // that only counts pages never asks).
+      let verdict = options.transfer ? rawImageVerdict(bytes) !== 'none' : undefined;
+      const mayHaveImages = (): boolean => (verdict ??= rawImageVerdict(bytes) !== 'none');
       let task: ReturnType<typeof pdfjs.getDocument>;
       try {
         task = pdfjs.getDocument({
@@ -117,7 +119,7 @@ function translatePdfError(error: unknown): DocexError {
   });
 }
 
-function wrapDocument(proxy: PDFDocumentProxy, pdfjs: Pdfjs, mayHaveImages: boolean): PdfDocument {
+function wrapDocument(proxy: PDFDocumentProxy, pdfjs: Pdfjs, mayHaveImages: () => boolean): PdfDocument {
   const paintsImage = imageOps(pdfjs);
   return {
     pageCount: proxy.numPages,
@@ -130,7 +132,7 @@ function wrapDocument(proxy: PDFDocumentProxy, pdfjs: Pdfjs, mayHaveImages: bool
           cause: error,
         });
       }
-      return wrapPage(proxy, page, mayHaveImages ? paintsImage : undefined, pdfjs);
+      return wrapPage(proxy, page, paintsImage, mayHaveImages, pdfjs);
     },
     async close(): Promise<void> {
       await proxy.destroy();
@@ -146,8 +148,10 @@ function normaliseRotation(rotate: number): 0 | 90 | 180 | 270 {
 function wrapPage(
   doc: PDFDocumentProxy,
   page: PDFPageProxy,
-  /** The operators that paint an image; undefined when the file holds no image at all. */
-  paintsImage: Set<number> | undefined,
+  /** The operators that paint an image. */
+  paintsImage: Set<number>,
+  /** False when the file's bytes hold no image at all. */
+  mayHaveImages: () => boolean,
   pdfjs: Pdfjs,
 ): PdfPage {
   const viewport = page.getViewport({ scale: 1 });
@@ -207,7 +211,7 @@ function wrapPage(
     async hasImages(): Promise<boolean> {
       // The operator list parses the page again and builds glyph outlines of its fonts: as costly as
       // the text itself, so only asked for when the file's bytes leave images possible.
-      if (!paintsImage) return false;
+      if (!mayHaveImages()) return false;
       const ops = await page.getOperatorList();
       return ops.fnArray.some((fn) => paintsImage.has(fn));
     },
