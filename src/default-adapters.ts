@@ -1,16 +1,20 @@
-import type { PdfPageCopier } from './ports/pdf-page-copier.js';
 import type { ImageBackend } from './ports/image-backend.js';
 import type { OcrEngine } from './ports/ocr-engine.js';
-import type { PdfReader } from './ports/pdf-reader.js';
 import type { TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';
+import type { PdfWorkerPool, PdfWorkerPoolOptions } from './adapters/pdf/pdf-worker-pool.js';
 
 /**
  * The embedded defaults, loaded on first use only: a host that plugs in its own adapters never loads
  * pdfjs, tesseract or an image library it does not use.
  */
-export async function defaultPdfReader(): Promise<PdfReader> {
-  const { createPdfjsReader } = await import('./adapters/pdf/pdfjs-reader.js');
-  return createPdfjsReader();
+
+/**
+ * PDF reading (pdf.js) and page copying (pdf-lib) in worker threads bounded in time and memory: the
+ * default PdfReader and PdfPageCopier.
+ */
+export async function defaultPdfWorkerPool(options: PdfWorkerPoolOptions): Promise<PdfWorkerPool> {
+  const { createPdfWorkerPool } = await import('./adapters/pdf/pdf-worker-pool.js');
+  return createPdfWorkerPool(options);
 }
 
 export async function defaultOcrEngine(options: TesseractOcrOptions): Promise<OcrEngine> {
@@ -30,9 +34,4 @@ export async function defaultImageBackend(
   }
   const { createJimpImageBackend } = await import('./adapters/image/jimp-image-backend.js');
   return createJimpImageBackend();
-}
-
-export async function defaultPdfPageCopier(): Promise<PdfPageCopier> {
-  const { createPdfLibCopier } = await import('./adapters/pdf/pdf-lib-copier.js');
-  return createPdfLibCopier();
 }

@@ -15,6 +15,7 @@ import type { JobPersistence } from './ports/job-persistence.js';
 import type { OcrEngine } from './ports/ocr-engine.js';
 import type { PdfPageCopier } from './ports/pdf-page-copier.js';
 import type { PdfReader } from './ports/pdf-reader.js';
+import type { PdfWorkerPoolOptions } from './adapters/pdf/pdf-worker-pool.js';
 import type { RetryPolicy } from './queue/job-queue.js';
 import type { ReviewTask } from './tasks/review-tasks.js';
 import type { WorkflowDefinition } from './workflows/types.js';
@@ -24,9 +25,13 @@ import type { V1Selection } from './workflows/v1-upload.js';
 export interface EngineOptions {
   /** Where files and token layers are kept. Default: in memory. */
   files?: FileStore;
-  /** PDF reader. Default: pdfjs-dist. */
-  pdf?: PdfReader;
-  /** Copies PDF pages into new PDFs (split children). Default: pdf-lib. */
+  /**
+   * PDF reader, or options of the default: pdfjs-dist in worker threads bounded in time and memory
+   * (`workers`, `callTimeoutMs`, `documentTimeoutMs`, `heapMb`, `memoryBudgetMb`, `budget`; see
+   * src/adapters/pdf/pdf-worker-pool.ts).
+   */
+  pdf?: PdfReader | PdfWorkerPoolOptions;
+  /** Copies PDF pages into new PDFs (split children). Default: pdf-lib, in the same worker threads. */
   pdfPages?: PdfPageCopier;
   /** OCR engine, or options for the default tesseract.js pool. */
   ocr?: OcrEngine | TesseractOcrOptions;
@@ -75,6 +80,11 @@ export interface JobOptions {
   pollMs?: number;
   /** How long `close()` waits for running jobs before leaving them to the next engine. Default 10 s. */
   shutdownGraceMs?: number;
+  /**
+   * Take up unfinished jobs of an earlier engine on the same persistence as soon as the engine starts
+   * (default true). False: when the host calls `engine.resumeJobs()` (a server, once it listens).
+   */
+  resumeOnStart?: boolean;
 }
 
 /** The upload record of a v2 upload: `id` equals `fileId`. */
@@ -311,8 +321,17 @@ export interface Engine {
   ): Promise<ReviewTask>;
   /** Subscribes to an event; returns the function that unsubscribes. */
   on<E extends keyof EngineEvents>(event: E, listener: (payload: EngineEvents[E]) => void): () => void;
-  /** Resolves when unfinished jobs found in persistence have been taken up. */
+  /**
+   * Resolves when the engine has started: accounts stored by an earlier engine known, and unfinished
+   * jobs found in persistence taken up (unless `jobs.resumeOnStart` is false: then by `resumeJobs()`).
+   */
   readonly ready: Promise<void>;
+  /**
+   * Takes up the unfinished jobs found in persistence (queued again; running ones of a process that
+   * ended run again, or fail JOB_INTERRUPTED after their attempts). Done at start unless
+   * `jobs.resumeOnStart` is false; calling it again does nothing more.
+   */
+  resumeJobs(): Promise<void>;
   /**
    * Stops taking work, waits for running jobs (jobs.shutdownGraceMs; those still running are taken up by
    * the next engine on the same persistence), ends OCR workers and closes the persistence.

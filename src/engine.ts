@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AccountDirectory } from './core/accounts.js';
+import { assertPlainData } from './core/plain-data.js';
 import { DocexError, toDocexError } from './core/errors.js';
 import { hashClientSecret, newClientSecret, verifyClientSecret } from './auth/client-secrets.js';
 import type { StoredJob, StoredResult } from './core/jobs.js';
@@ -9,12 +10,7 @@ import { readWithLimit } from './documents/read-limited.js';
 import { sniffMediaType } from './documents/sniff.js';
 import { createMemoryFileStore } from './adapters/stores/memory-file-store.js';
 import { createMemoryPersistence } from './adapters/persistence/memory-persistence.js';
-import {
-  defaultImageBackend,
-  defaultOcrEngine,
-  defaultPdfPageCopier,
-  defaultPdfReader,
-} from './default-adapters.js';
+import { defaultImageBackend, defaultOcrEngine, defaultPdfWorkerPool } from './default-adapters.js';
 import { extractFields } from './extraction/extract.js';
 import { createCatalogue } from './products/catalogue.js';
 import type { FieldKind } from './products/types.js';
@@ -22,6 +18,7 @@ import type { ImageBackend } from './ports/image-backend.js';
 import type { OcrEngine } from './ports/ocr-engine.js';
 import type { PdfReader } from './ports/pdf-reader.js';
 import type { PdfPageCopier } from './ports/pdf-page-copier.js';
+import type { PdfWorkerPool } from './adapters/pdf/pdf-worker-pool.js';
 import { splitWorkflow } from './workflows/split.js';
 import { createJobClock } from './queue/job-clock.js';
 import { FileSignals } from './queue/file-signals.js';
@@ -58,6 +55,10 @@ export type {
 import type { Engine, EngineEvents, EngineOptions } from './engine-types.js';
 
 const DEFAULT_ACCOUNT = 'default';
+/** What an upload's metadata may hold: it is stored with the file record. */
+const METADATA_LIMITS = { maxDepth: 32, maxBytes: 256 * 1024 };
+/** What a job's inputs may hold (the HTTP body is 1 MB at most). */
+const INPUTS_LIMITS = { maxDepth: 64, maxBytes: 4 * 1024 * 1024 };
 const MAX_RESULT_WAIT_MS = 5 * 60_000;
 const DEFAULT_RESULT_WAIT_MS = 30_000;
 
@@ -89,8 +90,17 @@ export function createEngine(options: EngineOptions = {}): Engine {
   let pdf: Promise<PdfReader> | undefined;
   let ocr: Promise<OcrEngine> | undefined;
   let images: Promise<ImageBackend> | undefined;
+  // pdf.js and pdf-lib in bounded worker threads, unless the host brings its own reader and copier.
+  let pdfPool: Promise<PdfWorkerPool> | undefined;
+  const pdfWorkers = (): Promise<PdfWorkerPool> => {
+    const settings = isPdfReader(options.pdf) ? {} : (options.pdf ?? {});
+    return (pdfPool ??= defaultPdfWorkerPool({
+      ...settings,
+      budget: { maxImagePixels: ingestSettings.maxPixels, ...settings.budget },
+    }));
+  };
   const pdfReader = (): Promise<PdfReader> =>
-    (pdf ??= options.pdf ? Promise.resolve(options.pdf) : defaultPdfReader());
+    (pdf ??= isPdfReader(options.pdf) ? Promise.resolve(options.pdf) : pdfWorkers());
   const ocrEngine = (): Promise<OcrEngine> =>
     (ocr ??= isOcrEngine(options.ocr) ? Promise.resolve(options.ocr) : defaultOcrEngine(options.ocr ?? {}));
   const imageBackend = (): Promise<ImageBackend> =>
@@ -306,6 +316,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     namespace,
     catalogue,
     ready: Promise.resolve(),
+    resumeJobs: () => Promise.resolve(),
 
     defineFieldset(definition) {
       catalogue.defineFieldset(definition);
@@ -349,6 +360,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
           'The file is not a PDF, PNG or JPEG (judged by its content).',
         );
       }
+      // Checked before anything is read or stored: a record that cannot be kept stores nothing.
+      if (uploadOptions.metadata !== undefined)
+        assertPlainData(uploadOptions.metadata, METADATA_LIMITS, 'metadata');
       const enforce = uploadOptions.enforcePageLimit !== false;
       // Without enforcement (v1 uploads) a PDF that cannot be read is accepted here and fails when read.
       // A split child's pages are known (copied from its parent): no need to open it again to count them.
@@ -419,6 +433,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         workflowOptions: parseWorkflowOptions(v1.workflowOptions),
       });
       // Everything that can be refused is refused before the file is stored.
+      if (v1.metadata !== undefined) assertPlainData(v1.metadata, METADATA_LIMITS, 'metadata');
       const { stored, check } = await queueJob(accountId, workflowId, inputs, true);
       await check();
       const tags = parseList(v1.tags);
@@ -472,6 +487,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
           details: [{ path: '', message: 'must be an object' }],
         });
       }
+      // Before the schema check and the copies a job makes (both recurse): bounded depth and size.
+      assertPlainData(body.inputs, INPUTS_LIMITS, 'inputs', 'INVALID_INPUTS');
       const { stored, check } = await queueJob(accountId, workflowId, body.inputs);
       await check();
       await queue.submit(stored);
@@ -729,7 +746,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
     async authenticateClient(clientId, clientSecret) {
       const client =
-        typeof clientId === 'string' && clientId.length <= 128
+        // An id no client can have (too long, a NUL character that no store keeps) is unknown.
+        typeof clientId === 'string' && clientId.length <= 128 && !clientId.includes('\u0000')
           ? await persistence.getClient(clientId)
           : undefined;
       const ok = await verifyClientSecret(String(clientSecret).slice(0, 1024), client?.secretHash);
@@ -745,10 +763,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
       closed = true;
       signals.notifyAll();
       await engine.ready.catch(() => undefined);
+      await resumed?.catch(() => undefined);
       await queue.stop(jobSettings.shutdownGraceMs);
       await Promise.allSettled([...writes]);
       await unsubscribe?.().catch(() => undefined);
       if (ocr) await (await ocr).close();
+      if (pdfPool) await (await pdfPool).close();
       await persistence.close();
     },
   };
@@ -774,43 +794,48 @@ export function createEngine(options: EngineOptions = {}): Engine {
   registry.register(
     splitWorkflow({
       namespace,
-      copier: () =>
-        (copier ??= options.pdfPages ? Promise.resolve(options.pdfPages) : defaultPdfPageCopier()),
+      copier: () => (copier ??= options.pdfPages ? Promise.resolve(options.pdfPages) : pdfWorkers()),
       putTokenLayer: (accountId, fileId, layer) => persistence.putTokenLayer(accountId, fileId, layer),
       fields: () => catalogue.fieldsets().flatMap((f) => f.fields),
     }),
   );
   for (const definition of options.workflows ?? []) registry.register(definition);
 
-  // Unfinished jobs of an earlier engine on the same persistence are taken up after the current
-  // macrotask, so workflows the host registers right after createEngine are known by then.
-  (engine as { ready: Promise<void> }).ready = new Promise<void>((resolve) => setTimeout(resolve, 0))
-    .then(async () => {
-      // Closed before it started (createEngine then close at once): nothing to take up.
-      if (closed) return;
-      // Shared storage: other processes' changes wake result requests waiting here, and new or released
-      // jobs wake this process's claims.
-      if (persistence.shared && persistence.subscribe) {
-        unsubscribe = await persistence.subscribe((change) => {
-          if (change.fileId) signals.notify(fileKey(change.accountId, change.fileId));
-          if (change.kind === 'job') queue.poke();
-        });
-      }
-      // Accounts stored by an earlier engine, unless this one configured them already.
-      for (const { accountId, settings } of await persistence.listAccounts()) {
-        if (!accounts.has(accountId)) accounts.configure(accountId, settings);
-      }
-      await queue.recover();
-    })
-    .then(
-      () => undefined,
-      (error: unknown) => {
-        emit('error', {
-          jobId: '',
-          error: toDocexError(error, 'INTERNAL', 'Unfinished jobs could not be taken up.'),
-        });
-      },
-    );
+  // The engine starts after the current macrotask, so workflows the host registers right after
+  // createEngine are known by then; unfinished jobs of an earlier engine on the same persistence are
+  // taken up then too, unless the host asked to say when (a server first listens, then takes them up).
+  const started = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(async () => {
+    // Closed before it started (createEngine then close at once): nothing to take up.
+    if (closed) return;
+    // Shared storage: other processes' changes wake result requests waiting here, and new or released
+    // jobs wake this process's claims.
+    if (persistence.shared && persistence.subscribe) {
+      unsubscribe = await persistence.subscribe((change) => {
+        if (change.fileId) signals.notify(fileKey(change.accountId, change.fileId));
+        if (change.kind === 'job') queue.poke();
+      });
+    }
+    // Accounts stored by an earlier engine, unless this one configured them already.
+    for (const { accountId, settings } of await persistence.listAccounts()) {
+      if (!accounts.has(accountId)) accounts.configure(accountId, settings);
+    }
+  });
+  let resumed: Promise<void> | undefined;
+  const startFailed = (error: unknown): void => {
+    emit('error', {
+      jobId: '',
+      error: toDocexError(error, 'INTERNAL', 'Unfinished jobs could not be taken up.'),
+    });
+  };
+  const resumeJobs = (): Promise<void> =>
+    (resumed ??= started
+      .then(async () => {
+        if (!closed) await queue.recover();
+      })
+      .catch(startFailed));
+  (engine as { resumeJobs: () => Promise<void> }).resumeJobs = resumeJobs;
+  (engine as { ready: Promise<void> }).ready =
+    options.jobs?.resumeOnStart === false ? started.catch(startFailed) : resumeJobs();
 
   function v1WorkflowId(id: string | undefined): string {
     const name = id?.trim() || 'extract';
@@ -832,6 +857,10 @@ function positive(value: number | undefined, fallback: number): number {
 function ocrWorkers(engine: OcrEngine): number {
   const size = (engine as { size?: unknown }).size;
   return typeof size === 'number' && size >= 1 ? size : 1;
+}
+
+function isPdfReader(value: unknown): value is PdfReader {
+  return typeof (value as PdfReader | undefined)?.open === 'function';
 }
 
 function isOcrEngine(value: unknown): value is OcrEngine {

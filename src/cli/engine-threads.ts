@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { siblingModule, workerArgs } from '../adapters/threads/worker-module.js';
 import type { GreyImage } from '../ports/image-backend.js';
 import type { OcrEngine, OcrOptions, OcrWord } from '../ports/ocr-engine.js';
 import type { BatchSetup } from './batch-engine.js';
@@ -70,7 +68,7 @@ interface Slot {
  * crash, out of memory) fails only its files in flight, with INTERNAL, and is replaced.
  */
 export async function startEngineThreads(options: EngineThreadsOptions): Promise<EngineThreads> {
-  const entry = options.entry ?? new URL(`./engine-thread${moduleExtension()}`, import.meta.url);
+  const entry = options.entry ?? siblingModule(import.meta.url, 'engine-thread');
   const closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
   const slots: Slot[] = [];
   const waiting: Array<() => void> = [];
@@ -87,7 +85,9 @@ export async function startEngineThreads(options: EngineThreadsOptions): Promise
   /** Starts a thread; resolves when its engine is ready, rejects with the reason it could not start. */
   function spawn(): Promise<Slot> {
     started++;
-    const worker = new Worker(...workerArgs(entry, options.setup));
+    const worker = new Worker(
+      ...workerArgs(entry, { workerData: options.setup, stdout: false, stderr: false }),
+    );
     const slot: Slot = { worker, ready: false, closing: false, inFlight: new Map() };
     slots.push(slot);
     return new Promise<Slot>((resolve, reject) => {
@@ -230,26 +230,4 @@ export async function startEngineThreads(options: EngineThreadsOptions): Promise
       await closeOcr();
     },
   };
-}
-
-/** `.ts` when running from the TypeScript sources (tests, tsx), `.js` when built. */
-function moduleExtension(): string {
-  return import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-}
-
-/**
- * The Worker of an engine thread. Built code runs the thread module directly. From the sources, a
- * thread does not inherit the loader that runs TypeScript, so a short bootstrap registers tsx (a
- * development dependency, there whenever the sources run) before importing the module.
- */
-function workerArgs(entry: URL, setup: BatchSetup): ConstructorParameters<typeof Worker> {
-  const options = { workerData: setup, stdout: false, stderr: false };
-  if (!entry.pathname.endsWith('.ts')) return [entry, options];
-  // tsx's ESM API (the file its package exports map gives for `import 'tsx/esm/api'`).
-  const root = path.dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
-  const api = pathToFileURL(path.join(root, 'dist/esm/api/index.mjs')).href;
-  const bootstrap =
-    `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); ` +
-    `return import(${JSON.stringify(entry.href)}); });`;
-  return [bootstrap, { ...options, eval: true }];
 }

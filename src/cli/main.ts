@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { exceededLimit } from '../core/plain-data.js';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -319,6 +320,14 @@ async function readRules(file: string): Promise<NonNullable<BatchSetup['rules']>
     record = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`the rules file ${file} is not JSON: ${(error as Error).message}`);
+  }
+  // Refused here, before engine threads are given a copy (a copy of data nested thousands deep
+  // overflows the stack): the rules checker itself accepts far less.
+  const excess = exceededLimit(record, { maxDepth: 512, maxBytes: 64 * 1024 * 1024 });
+  if (excess) {
+    throw new UsageError(
+      `the rules in ${file} are invalid (INVALID_RULES): they ${excess === 'depth' ? 'nest too deeply' : 'are too large'}`,
+    );
   }
   const id = path.basename(file, path.extname(file)).slice(0, 256) || 'rules';
   return { id, record, file };

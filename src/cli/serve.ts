@@ -33,10 +33,14 @@ export interface RunningServer {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => process.stdout.write(line + '\n'));
   mkdirSync(options.dataDir, { recursive: true });
+  const files = createFsFileStore({ dir: path.join(options.dataDir, 'files') });
   const engine = createEngine({
-    files: createFsFileStore({ dir: path.join(options.dataDir, 'files') }),
+    files,
     persistence: createSqlitePersistence({ path: path.join(options.dataDir, 'docex.db') }),
     ...(options.namespace ? { namespace: options.namespace } : {}),
+    // Jobs left by an earlier run are taken up once the server listens: whatever they cost, a
+    // restarted server answers first.
+    jobs: { resumeOnStart: false },
   });
   await engine.ready;
   const credentials = options.clients.map(parseClient);
@@ -58,6 +62,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   log(`docex listening on ${url} (data in ${path.resolve(options.dataDir)})`);
+  void engine.resumeJobs();
+  // Files half-written when an earlier run was killed.
+  void files.sweepOrphans().catch(() => undefined);
   let closing: Promise<void> | undefined;
   return {
     url,

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readInputFile } from './input-file.js';
 import type { JobRecord } from '../core/jobs.js';
 import type { Engine } from '../engine.js';
 
@@ -49,7 +49,7 @@ function withPages(line: Record<string, unknown>, job: JobRecord): FileOutcome {
 }
 
 async function uploadFile(engine: Engine, file: string, locale?: string): Promise<string> {
-  const record = await engine.upload(await readFile(file), {
+  const record = await engine.upload(await readInputFile(file), {
     name: path.basename(file),
     flow: 'v2',
     ...(locale ? { locale } : {}),
@@ -119,7 +119,7 @@ export function validateWork(
 /** `docex ingest`: the token layer's counts (and text). */
 export function ingestWork(engine: Engine, options: { text: boolean }): FileWork {
   return async (file) => {
-    const record = await engine.upload(await readFile(file), { name: path.basename(file) });
+    const record = await engine.upload(await readInputFile(file), { name: path.basename(file) });
     const layer = await engine.ingest(record.fileId);
     const line: Record<string, unknown> = {
       file,

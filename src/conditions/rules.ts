@@ -23,6 +23,7 @@ export function createRulesChecker(checker: SchemaChecker): RulesChecker {
   return {
     checkRules(value, base = '') {
       assertShallow(value, base);
+      assertFewChecks(value, base);
       let problems: ErrorDetail[] = [];
       try {
         checker.assert(rules, value, 'INVALID_RULES', 'The validation rules are not valid:', base);
@@ -32,11 +33,13 @@ export function createRulesChecker(checker: SchemaChecker): RulesChecker {
       // Paths are checked even when the shape is wrong elsewhere, so every problem is reported at once.
       const checks = (value as { data?: { checks?: unknown } } | null)?.data?.checks;
       if (Array.isArray(checks)) {
+        const seen = new Set(problems.map((p) => p.path ?? ''));
         checks.forEach((check: unknown, i) =>
           collectPathProblems(
             (check as { condition?: unknown } | null)?.condition,
             `${base}/data/checks/${i}/condition`,
             problems,
+            seen,
           ),
         );
       }
@@ -49,6 +52,7 @@ export function createRulesChecker(checker: SchemaChecker): RulesChecker {
         });
       }
       if (problems.length > 0) {
+        problems = problems.slice(0, MAX_PROBLEMS);
         const first = problems[0]!;
         const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
         throw new DocexError(
@@ -66,6 +70,47 @@ export function createRulesChecker(checker: SchemaChecker): RulesChecker {
       return value as V1WorkflowOptions;
     },
   };
+}
+
+/** Problems listed at most (the message says how many more there are only up to this). */
+const MAX_PROBLEMS = 100;
+/** Checks of one rules record, and conditions under one and/or, at most (as the schema says). */
+const MAX_CHECKS = 1000;
+/** Conditions of a rules record in all, at most. */
+const MAX_CONDITIONS = 20_000;
+
+/**
+ * Refuses a record with more checks, or more conditions, than a rules record may hold, before any
+ * work proportional to them (schema checks, path parsing).
+ */
+function assertFewChecks(value: unknown, base: string): void {
+  const checks = (value as { data?: { checks?: unknown } } | null)?.data?.checks;
+  const refuse = (path: string, message: string): never => {
+    throw new DocexError('INVALID_RULES', `The validation rules are not valid: ${path}: ${message}.`, {
+      details: [{ path, message }],
+    });
+  };
+  if (!Array.isArray(checks)) return;
+  const tooMany = `must NOT have more than ${MAX_CHECKS} items`;
+  if (checks.length > MAX_CHECKS) refuse(`${base}/data/checks`, tooMany);
+  let conditions = 0;
+  const stack: Array<[unknown, string]> = checks.map((check, i) => [
+    (check as { condition?: unknown } | null)?.condition,
+    `${base}/data/checks/${i}/condition`,
+  ]);
+  while (stack.length > 0) {
+    const [node, at] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (++conditions > MAX_CONDITIONS) {
+      refuse(`${base}/data/checks`, `must NOT hold more than ${MAX_CONDITIONS} conditions in all`);
+    }
+    const c = node as { conditions?: unknown; condition?: unknown };
+    if (Array.isArray(c.conditions)) {
+      if (c.conditions.length > MAX_CHECKS) refuse(`${at}/conditions`, tooMany);
+      c.conditions.forEach((child: unknown, i) => stack.push([child, `${at}/conditions/${i}`]));
+    }
+    if (c.condition !== undefined) stack.push([c.condition, `${at}/condition`]);
+  }
 }
 
 /** How many and/or/not levels wrap the deepest condition (a single leaf: 0), counted without recursion. */
@@ -105,18 +150,25 @@ function assertShallow(value: unknown, base: string): void {
   }
 }
 
-function collectPathProblems(condition: unknown, at: string, problems: ErrorDetail[]): void {
-  if (typeof condition !== 'object' || condition === null) return;
+function collectPathProblems(
+  condition: unknown,
+  at: string,
+  problems: ErrorDetail[],
+  seen: Set<string>,
+): void {
+  if (typeof condition !== 'object' || condition === null || problems.length >= MAX_PROBLEMS) return;
   const c = condition as Record<string, unknown>;
   const add = (path: string): void => {
-    if (!problems.some((p) => p.path === path)) problems.push({ path, message: PATH_HINT });
+    if (seen.has(path)) return;
+    seen.add(path);
+    problems.push({ path, message: PATH_HINT });
   };
   if ((c.type === 'and' || c.type === 'or') && Array.isArray(c.conditions)) {
     c.conditions.forEach((child: unknown, i) =>
-      collectPathProblems(child, `${at}/conditions/${i}`, problems),
+      collectPathProblems(child, `${at}/conditions/${i}`, problems, seen),
     );
   } else if (c.type === 'not') {
-    collectPathProblems(c.condition, `${at}/condition`, problems);
+    collectPathProblems(c.condition, `${at}/condition`, problems, seen);
   } else if (c.type === 'is-set' || c.type === 'has-value') {
     const key = c.type === 'is-set' ? 'path' : 'item';
     if (typeof c[key] === 'string' && !parsePath(c[key])) add(`${at}/${key}`);

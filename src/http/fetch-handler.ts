@@ -1,5 +1,7 @@
 import { DocexError } from '../core/errors.js';
+import { assertPlainData } from '../core/plain-data.js';
 import type { Engine, UploadV1Options } from '../engine.js';
+import { decodeSegment } from './segments.js';
 import { readForm, readJson } from './body.js';
 import { readMultipart } from './multipart.js';
 import { openApiDocument } from './openapi.js';
@@ -211,6 +213,8 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
         }
         const name = typeof body.fileName === 'string' ? body.fileName : undefined;
         const { fileToUpload: _file, ...fields } = body;
+        // Besides the file, the body holds what any other JSON request may: the same limit.
+        assertPlainData(fields, { maxDepth: 64, maxBytes: maxJson }, 'request', 'MALFORMED_REQUEST');
         return uploadV1(c, bytes, name, fields);
       },
     },
@@ -350,14 +354,6 @@ function missingFile(field: string): DocexError {
   return new DocexError('MALFORMED_REQUEST', `The request has no file in the field "${field}".`, {
     details: [{ path: `/${field}`, message: 'is required' }],
   });
-}
-
-function decodeSegment(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    throw new DocexError('MALFORMED_REQUEST', 'The path is not valid percent-encoding.');
-  }
 }
 
 /** `Authorization: Basic base64(id:secret)` (RFC 6749 2.3.1: both form-urlencoded first). */

@@ -48,7 +48,8 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
     throw new DocexError('MALFORMED_REQUEST', 'The multipart body has no valid boundary.');
   }
 
-  const fields: Record<string, string[]> = {};
+  // Field names are the client's: `constructor` or `__proto__` are names like any other.
+  const fields = Object.create(null) as Record<string, string[]>;
   let file: MultipartBody['file'];
   let failure: DocexError | undefined;
   const done = new Promise<void>((resolve) => {

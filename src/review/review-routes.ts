@@ -3,6 +3,7 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import { DocexError } from '../core/errors.js';
 import type { Engine } from '../engine.js';
 import { readJson } from '../http/body.js';
+import { decodeSegment } from '../http/segments.js';
 import { errorResponse, json } from '../http/responses.js';
 
 export interface ReviewOptions {
@@ -102,7 +103,7 @@ export function createReviewRoutes(
     if (!path.startsWith(base)) return undefined;
     const rest = path.slice(base.length);
     try {
-      if (request.method === 'GET' && rest in FILES) return await staticFile(rest);
+      if (request.method === 'GET' && Object.hasOwn(FILES, rest)) return await staticFile(rest);
       if (request.method === 'POST' && rest === 'api/login') {
         const body = (await readJson(request, 16 * 1024)) as { clientId?: unknown; clientSecret?: unknown };
         const accountId =
@@ -143,19 +144,20 @@ export function createReviewRoutes(
       let m = /^api\/tasks\/([^/]+)$/.exec(rest);
       if (m && request.method === 'GET') {
         const { accountId } = await session(request);
-        return json(await engine.getTaskView(decodeURIComponent(m[1]!), { accountId }));
+        return json(await engine.getTaskView(decodeSegment(m[1]!), { accountId }));
       }
       m = /^api\/tasks\/([^/]+)\/complete$/.exec(rest);
       if (m && request.method === 'POST') {
         const { accountId } = await changing(request);
         const body = (await readJson(request, 1024 * 1024)) as { values: Record<string, unknown> };
-        return json(await engine.completeTask(decodeURIComponent(m[1]!), body, { accountId }));
+        return json(await engine.completeTask(decodeSegment(m[1]!), body, { accountId }));
       }
       m = /^api\/files\/([^/]+)\/pages\/(\d{1,4})$/.exec(rest);
       if (m && request.method === 'GET') {
         const { accountId } = await session(request);
-        const dpi = Number(new URL(request.url).searchParams.get('dpi') ?? 110);
-        const image = await engine.pageImage(decodeURIComponent(m[1]!), Number(m[2]), { accountId, dpi });
+        const asked = Number(new URL(request.url).searchParams.get('dpi') ?? 110);
+        const dpi = Number.isFinite(asked) ? asked : 110;
+        const image = await engine.pageImage(decodeSegment(m[1]!), Number(m[2]), { accountId, dpi });
         return new Response(image.bytes, {
           headers: { 'content-type': image.contentType, 'cache-control': 'private, max-age=3600' },
         });
@@ -164,7 +166,7 @@ export function createReviewRoutes(
       if (m && request.method === 'GET') {
         const { accountId } = await session(request);
         const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
-        const layer = await engine.getTokenLayer(decodeURIComponent(m[1]!), { accountId });
+        const layer = await engine.getTokenLayer(decodeSegment(m[1]!), { accountId });
         const tokens = (layer?.tokens ?? [])
           .filter((t) => t.pageNum === page)
           .map((t) => ({ id: t.id, text: t.text, box: t.box }));

@@ -88,6 +88,9 @@ export interface CompletionContext {
   now: string;
 }
 
+/** Problems listed at most in a refusal. */
+const MAX_PROBLEMS = 100;
+
 /**
  * The task completed with the reviewer's values. Keys are field ids of the task (`svc.invoice.total`)
  * or their result names (`invoice.total`); each value is checked against the field's kind and stored
@@ -104,13 +107,26 @@ export function completeTask(stored: StoredTask, values: unknown, context: Compl
   }
   const data = stored.data as unknown as TaskData;
   const prefix = `${context.namespace}.`;
-  const corrections: Record<string, string | TableValue | null> = {};
+  const fields = data.field_ids.join(', ');
+  const keys = Object.keys(values);
+  // Each field may be named twice (by id and by result name, refused below), and unknown names are
+  // reported one by one; a body with far more names than that is refused at once, before any work per
+  // key (and before a problem per key).
+  if (keys.length > 2 * data.field_ids.length + MAX_PROBLEMS) {
+    throw new DocexError(
+      'INVALID_CORRECTION',
+      `The corrected values name ${keys.length} fields; the task has ${data.field_ids.length} (${fields}).`,
+      { details: [{ path: '/values', message: `names more fields than the task has` }] },
+    );
+  }
+  const corrections = Object.create(null) as Record<string, string | TableValue | null>;
   const problems: ErrorDetail[] = [];
-  for (const [key, raw] of Object.entries(values)) {
+  for (const key of keys) {
+    const raw = (values as Record<string, unknown>)[key];
     const fieldId = key.startsWith(prefix) ? key : prefix + key;
     const path = `/values/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     if (!data.field_ids.includes(fieldId)) {
-      problems.push({ path, message: `is not a field of this task (${data.field_ids.join(', ')})` });
+      problems.push({ path, message: `is not a field of this task (${fields})` });
       continue;
     }
     if (fieldId in corrections) {
@@ -122,6 +138,7 @@ export function completeTask(stored: StoredTask, values: unknown, context: Compl
     else problems.push({ path, message: checked.problem });
   }
   if (problems.length > 0) {
+    problems.splice(MAX_PROBLEMS);
     throw new DocexError(
       'INVALID_CORRECTION',
       `The corrected values are not valid: ${problems[0]!.path}: ${problems[0]!.message}.`,

@@ -1,13 +1,12 @@
-import type { ValidateFunction } from 'ajv';
 import { DocexError } from '../core/errors.js';
-import type { SchemaChecker } from './schema.js';
+import type { CompiledSchema, SchemaChecker } from './schema.js';
 import type { WorkflowDefinition } from './types.js';
 
 const WORKFLOW_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 interface Entry {
   definition: WorkflowDefinition;
-  validate: ValidateFunction;
+  validate: CompiledSchema;
 }
 
 /** The workflows one engine can run, by id, with their compiled input schemas. */

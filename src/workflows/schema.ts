@@ -1,29 +1,52 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { DocexError, type ErrorCode, type ErrorDetail } from '../core/errors.js';
+import { exceededLimit } from '../core/plain-data.js';
 
 /**
- * JSON Schema checks with every problem reported, each with the JSON Pointer of the offending value
- * (`/inputs/product_ids/0`). One Ajv instance per engine: compiled schemas are not shared between engines.
+ * JSON Schema checks with the problems reported, each with the JSON Pointer of the offending value
+ * (`/inputs/product_ids/0`). One pair of Ajv instances per engine: compiled schemas are not shared
+ * between engines.
+ *
+ * Every schema is compiled twice: a validator that stops at the first problem decides, and one that
+ * finds every problem explains, but only for values of a modest size (64 KB): Ajv's every-problem mode
+ * walks every item of an array even past its `maxItems`, so a hostile megabyte of items would cost
+ * seconds and a response of its own size. A large invalid value is answered with its first problem.
+ * At most 100 problems are listed.
  */
-export interface SchemaChecker {
-  compile(schema: object): ValidateFunction;
-  /** Throws `code` with every problem as details when `value` does not match. */
-  assert(validate: ValidateFunction, value: unknown, code: ErrorCode, what: string, base?: string): void;
+export interface CompiledSchema {
+  readonly first: ValidateFunction;
+  readonly all: ValidateFunction;
 }
 
+export interface SchemaChecker {
+  compile(schema: object): CompiledSchema;
+  /** Throws `code` with the problems as details when `value` does not match. */
+  assert(schema: CompiledSchema, value: unknown, code: ErrorCode, what: string, base?: string): void;
+}
+
+const EXPLAINED_BYTES = 64 * 1024;
+const MAX_DETAILS = 100;
+
 export function createSchemaChecker(): SchemaChecker {
-  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+  const first = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
+  const all = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
   return {
     compile(schema) {
       try {
-        return ajv.compile(schema);
+        return { first: first.compile(schema), all: all.compile(schema) };
       } catch (error) {
         throw new DocexError('INVALID_DEFINITION', `The schema is not valid: ${(error as Error).message}`);
       }
     },
-    assert(validate, value, code, what, base = '') {
-      if (validate(value)) return;
-      const details = problemsOf(validate.errors ?? [], base);
+    assert(schema, value, code, what, base = '') {
+      if (schema.first(value)) return;
+      const explained =
+        exceededLimit(value, { maxDepth: 256, maxBytes: EXPLAINED_BYTES }) === undefined &&
+        !schema.all(value);
+      const details = problemsOf((explained ? schema.all.errors : schema.first.errors) ?? [], base).slice(
+        0,
+        MAX_DETAILS,
+      );
       const first = details[0];
       const summary = first ? `${first.path || '/'}: ${first.message}` : 'invalid';
       const more =

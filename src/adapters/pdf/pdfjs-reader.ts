@@ -4,6 +4,7 @@ import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.js';
 import { DocexError } from '../../core/errors.js';
 import { greyFromInterleaved } from '../../documents/raster.js';
+import { checkPdfBudget, DEFAULT_PDF_BUDGET, type PdfBudget } from './pdf-budget.js';
 import { extractScanImage } from './pdfjs-scan-image.js';
 import { rawImageVerdict } from './raw-images.js';
 import type { ImagePlacement, PdfDocument, PdfPage, PdfReader, TextRun } from '../../ports/pdf-reader.js';
@@ -19,7 +20,7 @@ let loading: Promise<Pdfjs> | undefined;
  * JSON.stringify of a token layer 8x slower). Polyfills that only add missing methods are left.
  * The import is cached by the module system in any case; this memo only avoids doing the work twice.
  */
-function loadPdfjs(): Promise<Pdfjs> {
+export function loadPdfjs(): Promise<Pdfjs> {
   loading ??= (async () => {
     const saved: Array<[object, string, unknown]> = [
       [JSON, 'parse', JSON.parse],
@@ -65,11 +66,25 @@ function pdfjsAssetDirs(): { standardFontDataUrl: string; cMapUrl: string; wasmU
   return { standardFontDataUrl: dir('standard_fonts'), cMapUrl: dir('cmaps'), wasmUrl: dir('wasm') };
 }
 
-/** A PdfReader on pdfjs-dist (legacy build, runs in this thread, no eval, no network, no system fonts). */
-export function createPdfjsReader(): PdfReader {
+export interface PdfjsReaderOptions {
+  /**
+   * What a file may declare before pdfjs is given it (pictures, inflated streams): checked on the raw
+   * bytes at open (src/adapters/pdf/pdf-budget.ts); pdfjs's own `maxImageSize` is set to the same.
+   */
+  budget?: Partial<PdfBudget>;
+}
+
+/**
+ * A PdfReader on pdfjs-dist (legacy build, runs in this thread, no eval, no network, no system fonts).
+ * It has no bound on time or memory beyond the budget checks: the engine runs it inside the worker
+ * threads of src/adapters/pdf/pdf-worker-pool.ts, which add them.
+ */
+export function createPdfjsReader(options: PdfjsReaderOptions = {}): PdfReader {
   const assets = pdfjsAssetDirs();
+  const budget: PdfBudget = { ...DEFAULT_PDF_BUDGET, ...options.budget };
   return {
     async open(bytes: Uint8Array, options: { transfer?: boolean } = {}): Promise<PdfDocument> {
+      await checkPdfBudget(bytes, budget);
       const pdfjs = await loadPdfjs();
       // A document with no image anywhere never needs an operator list to tell whether a page paints
       // one. Its bytes are read before pdfjs takes them over, or else on the first question (an open
@@ -87,7 +102,11 @@ export function createPdfjsReader(): PdfReader {
           ...assets,
           cMapPacked: true,
           isEvalSupported: false,
+          // Images whose dictionary declares more pixels are left out rather than decoded (the budget
+          // check refuses such files first when it can read the dictionary).
+          maxImageSize: budget.maxImagePixels,
           isOffscreenCanvasSupported: false,
+          isImageDecoderSupported: false,
           useSystemFonts: false,
           disableFontFace: true,
           verbosity: 0,

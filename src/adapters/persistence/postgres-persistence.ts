@@ -108,7 +108,11 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
   ): Promise<pg.QueryResult<R>> {
     if (closed) throw new Error('The persistence has been closed.');
     await migrated;
-    return pool.query<R>(text, values);
+    try {
+      return await pool.query<R>(text, values);
+    } catch (error) {
+      throw unstorable(error);
+    }
   }
 
   async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -122,7 +126,7 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
       return value;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      throw unstorable(error);
     } finally {
       client.release();
     }
@@ -449,4 +453,22 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
       if (ownsPool) await pool.end();
     },
   };
+}
+
+/**
+ * Text PostgreSQL cannot hold (a NUL character in a TEXT column or in a JSONB string: SQLSTATE 22021,
+ * 22P05) is the client's data, not a fault of the service: refused as INVALID_ARGUMENT (400).
+ */
+function unstorable(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === '22021' || code === '22P05') {
+    return new DocexError(
+      'INVALID_ARGUMENT',
+      'The request holds text that cannot be stored (a NUL character).',
+      {
+        cause: error,
+      },
+    );
+  }
+  return error;
 }

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 import { DocexError } from '../../core/errors.js';
@@ -45,6 +45,35 @@ async function writeAtomic(dir: string, name: string, data: Uint8Array | string)
   }
 }
 
+/** Directories left by puts that crashed are swept once they are this old (a put in progress is not). */
+const ORPHAN_AGE_MS = 10 * 60_000;
+
+export interface FsFileStore extends FileStore {
+  /**
+   * Removes what writes cut short by a crash left behind: file directories without a record and
+   * temporary files, older than `olderThanMs` (default 10 minutes, so a put still in progress in
+   * another process sharing the directory is left alone). Resolves to how many were removed.
+   */
+  sweepOrphans(options?: { olderThanMs?: number }): Promise<number>;
+}
+
+async function readdirIfPresent(path: string): Promise<string[]> {
+  try {
+    return await readdir(path);
+  } catch (error) {
+    if (isEnoent(error) || (error as { code?: string }).code === 'ENOTDIR') return [];
+    throw error;
+  }
+}
+
+async function olderThanMark(path: string, mark: number): Promise<boolean> {
+  try {
+    return (await stat(path)).mtimeMs < mark;
+  } catch {
+    return false;
+  }
+}
+
 function compareRecords(a: FileRecord, b: FileRecord): number {
   if (a.uploadedAt !== b.uploadedAt) return a.uploadedAt < b.uploadedAt ? -1 : 1;
   if (a.fileId !== b.fileId) return a.fileId < b.fileId ? -1 : 1;
@@ -61,7 +90,7 @@ function compareRecords(a: FileRecord, b: FileRecord): number {
  * derived from the old content), so readers see the old file, nothing, or the new file.
  * Reads check that the stored record belongs to the account asked for.
  */
-export function createFsFileStore(options: { dir: string }): FileStore {
+export function createFsFileStore(options: { dir: string }): FsFileStore {
   const root = resolve(options.dir);
 
   function accountDir(accountId: string): string {
@@ -92,13 +121,21 @@ export function createFsFileStore(options: { dir: string }): FileStore {
   return {
     async put(record, content) {
       assertFileId(record.fileId);
+      // The record is made first: one that cannot be written stores nothing.
+      const json = JSON.stringify(record);
       const dir = fileDir(record.accountId, record.fileId);
       await mkdir(dir, { recursive: true });
       // The old file (if any) disappears as a whole before the new one is written.
       await rm(join(dir, RECORD), { force: true });
       await rm(join(dir, ARTIFACTS), { recursive: true, force: true });
-      await writeAtomic(dir, CONTENT, content);
-      await writeAtomic(dir, RECORD, JSON.stringify(record));
+      try {
+        await writeAtomic(dir, CONTENT, content);
+        await writeAtomic(dir, RECORD, json);
+      } catch (error) {
+        // A put that fails leaves nothing behind (a crash in the middle is swept by sweepOrphans).
+        await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+        throw error;
+      }
     },
 
     async get(accountId, fileId) {
@@ -156,6 +193,32 @@ export function createFsFileStore(options: { dir: string }): FileStore {
       await mkdir(dir, { recursive: true });
       await writeAtomic(dir, name, content);
       return true;
+    },
+
+    async sweepOrphans(sweep = {}) {
+      const olderThan = Date.now() - (sweep.olderThanMs ?? ORPHAN_AGE_MS);
+      let removed = 0;
+      for (const account of await readdirIfPresent(join(root, 'accounts'))) {
+        const accountPath = join(root, 'accounts', account);
+        for (const name of await readdirIfPresent(accountPath)) {
+          const dir = join(accountPath, name);
+          if (!UUID.test(name)) continue;
+          const entries = await readdirIfPresent(dir);
+          // Temporary files of writes that never finished.
+          for (const entry of entries.filter((e) => e.startsWith('.tmp-'))) {
+            if (await olderThanMark(join(dir, entry), olderThan)) {
+              await rm(join(dir, entry), { force: true });
+              removed++;
+            }
+          }
+          // A file directory without its record is a put that never finished (or a delete cut short).
+          if (!entries.includes(RECORD) && (await olderThanMark(dir, olderThan))) {
+            await rm(dir, { recursive: true, force: true });
+            removed++;
+          }
+        }
+      }
+      return removed;
     },
 
     async getArtifact(accountId, fileId, name) {

@@ -161,3 +161,37 @@ describe('createFsFileStore', () => {
       expect(await store.stat('account-a', record.fileId)).toStrictEqual(record);
     }));
 });
+
+describe('createFsFileStore: writes cut short', () => {
+  it('stores nothing when the record cannot be written (data nested past what JSON.stringify can walk)', () =>
+    withDir(async (dir) => {
+      const store = createFsFileStore({ dir });
+      let deep: Record<string, unknown> = {};
+      for (let i = 0; i < 100_000; i++) deep = { a: deep };
+      const record = makeRecord({ metadata: deep });
+      await expect(store.put(record, Uint8Array.from([1, 2, 3]))).rejects.toThrow();
+      expect(await exists(join(dir, 'accounts', accountHash(record.accountId), record.fileId))).toBe(false);
+      expect(await store.list(record.accountId)).toEqual([]);
+    }));
+
+  it('sweeps what a crash left behind once it is old enough: directories without a record, temporary files', () =>
+    withDir(async (dir) => {
+      const store = createFsFileStore({ dir });
+      const kept = makeRecord();
+      await store.put(kept, Uint8Array.from([1]));
+      const accountDir = join(dir, 'accounts', accountHash(kept.accountId));
+      // A put that crashed after its content: no record.json. And a temporary file in a kept file's directory.
+      const orphan = join(accountDir, randomUUID());
+      await mkdir(orphan, { recursive: true });
+      await writeFile(join(orphan, 'content.bin'), 'x');
+      await writeFile(join(accountDir, kept.fileId, '.tmp-123'), 'x');
+      // Fresh: another process may be writing them right now.
+      expect(await store.sweepOrphans()).toBe(0);
+      expect(await exists(orphan)).toBe(true);
+      // Old enough (here: any age).
+      expect(await store.sweepOrphans({ olderThanMs: -1000 })).toBe(2);
+      expect(await exists(orphan)).toBe(false);
+      expect(await readdir(join(accountDir, kept.fileId))).not.toContain('.tmp-123');
+      expect((await store.get(kept.accountId, kept.fileId))?.content).toEqual(Uint8Array.from([1]));
+    }));
+});
