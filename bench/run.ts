@@ -28,12 +28,15 @@
  *                                                     vs  pdftoppm -r 200 -gray + tesseract tsv per page,
  *      one process chain per core; peak memory of a 1,000-file mixed run (--progress plain followed,
  *      RSS sampled) and its growth between file 100 and file 1,000
+ *  10. hostile PDFs (bench/lib/hostile.ts): `docex serve` with its defaults fed the hostile corpus one
+ *      file at a time and four at once: how each ended, in how long, the server's peak memory and the
+ *      worst wait of another client meanwhile       vs  the same for an ordinary invoice
  * Prints a table and writes bench/out/results.json. A missing native tool gives "n/a", never a failure;
  * an HTTP load test that lost anything fails the run (exit code 1, after the results are written).
  * Run: npm run bench
  * Some sections only: npm run bench -- --only queue   (or node dist/bench/run.js --only text,queue, or
  *   DOCEX_BENCH_ONLY=queue npm run bench); section names: text, ocr, pipeline, queue, rules, http,
- *   split, pg, batch.
+ *   split, pg, batch, hostile.
  *   Such a partial run writes bench/out/results-<names>.json instead, so results.json stays the last
  *   full run.
  */
@@ -59,6 +62,7 @@ import { createSqlitePersistence } from '../src/adapters/persistence/sqlite-pers
 import { createTesseractOcr, englishModelDir } from '../src/adapters/ocr/tesseract-ocr.js';
 import { defaultThreads } from '../src/cli/main.js';
 import { createPdfjsReader } from '../src/adapters/pdf/pdfjs-reader.js';
+import { benchHostile } from './lib/hostile.js';
 import { createPdfLibCopier } from '../src/adapters/pdf/pdf-lib-copier.js';
 import { planSplit } from '../src/split/boundaries.js';
 import { pageFeatures } from '../src/split/page-features.js';
@@ -231,7 +235,18 @@ const BATCH_TIMEOUT_MS = 600_000;
 const TARGET_BATCH_TEXT_RATIO = 0.5;
 const TARGET_BATCH_SCAN_RATIO = 1;
 
-const SECTIONS = ['text', 'ocr', 'pipeline', 'queue', 'rules', 'http', 'split', 'pg', 'batch'] as const;
+const SECTIONS = [
+  'text',
+  'ocr',
+  'pipeline',
+  'queue',
+  'rules',
+  'http',
+  'split',
+  'pg',
+  'batch',
+  'hostile',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 type Measured = { seconds: number; pages: number; pagesPerSecond: number };
@@ -2860,6 +2875,12 @@ async function main(): Promise<void> {
     const split = only.has('split') ? await benchSplit(tmp) : undefined;
     const pgSection = only.has('pg') ? await benchPg(tmp, log) : undefined;
     const batch = only.has('batch') ? await benchBatch(tmp) : undefined;
+    let hostile: Awaited<ReturnType<typeof benchHostile>> | { ok: false; reason: string } | undefined;
+    if (only.has('hostile')) {
+      const found = docexBin();
+      hostile =
+        'reason' in found ? { ok: false, reason: found.reason } : await benchHostile(found.bin, tmp, log);
+    }
 
     // Summary
     const baselineCell = (b: Baseline, digits: (v: number) => string): string =>
@@ -3177,6 +3198,48 @@ async function main(): Promise<void> {
         info('  RSS slope over files 100-1000, MB per 100 files', fmt(l.slopeMbPer100Files)),
       );
     }
+    if (hostile && 'reason' in hostile) rows.push(info('Hostile PDFs (docex serve)', na(hostile.reason)));
+    else if (hostile) {
+      const single = hostile.rows.filter((r) => r.name.startsWith('4 at once') === false);
+      const four = hostile.rows.filter((r) => r.name.startsWith('4 at once'));
+      const worst = (list: typeof single, key: 'peakMb' | 'worstWaitMs' | 'seconds') =>
+        Math.max(...list.map((r) => r[key]));
+      rows.push(
+        {
+          metric:
+            'Hostile PDFs, one at a time: worst peak RSS of docex serve, MB (baseline: an ordinary invoice)',
+          docex: fmt(worst(single, 'peakMb'), 'MB'),
+          baseline: fmt(single[0]?.peakMb, 'MB'),
+          ratio: '-',
+          target: '< 1536 MB',
+          met: yesNo(worst(single, 'peakMb') < 1536),
+        },
+        {
+          metric: 'Hostile PDFs, four at once: worst peak RSS, MB',
+          docex: fmt(worst(four, 'peakMb'), 'MB'),
+          baseline: '-',
+          ratio: '-',
+          target: '< 2048 MB',
+          met: yesNo(worst(four, 'peakMb') < 2048),
+        },
+        {
+          metric: "Hostile PDFs: another client's worst wait, ms (baseline: an ordinary invoice)",
+          docex: fmt(worst(hostile.rows, 'worstWaitMs')),
+          baseline: fmt(single[0]?.worstWaitMs),
+          ratio: '-',
+          target: '< 2000 ms',
+          met: yesNo(worst(hostile.rows, 'worstWaitMs') < 2000),
+        },
+        {
+          metric: 'Hostile PDFs: longest time until a case ended, s',
+          docex: fmt(worst(hostile.rows, 'seconds')),
+          baseline: fmt(single[0]?.seconds),
+          ratio: '-',
+          target: '<= 60 s',
+          met: yesNo(worst(hostile.rows, 'seconds') <= 60),
+        },
+      );
+    }
     log('\n== Summary ==');
     log(
       formatTable(
@@ -3217,6 +3280,7 @@ async function main(): Promise<void> {
       split,
       pg: pgSection,
       batch,
+      hostile,
       summary: rows,
     };
     // A partial run (--only) leaves results.json, the last full run, alone.

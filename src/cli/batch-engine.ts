@@ -55,6 +55,8 @@ export async function openBatchEngine(setup: BatchSetup, ocr?: OcrEngine): Promi
     limits: { maxFileBytes: 512 * 1024 * 1024, maxPages: 1000 },
     ingest: { ocr: setup.ocr },
     jobs: { concurrency: Math.max(4, setup.concurrency), shutdownGraceMs: 2000 },
+    // As many PDF threads as files in flight: more would only sit idle (each holds pdf.js, ~30 MB).
+    pdf: { workers: Math.max(1, setup.concurrency) },
     ...(ocr ? { ocr } : {}),
     ...storage,
   });

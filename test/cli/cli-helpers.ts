@@ -105,10 +105,13 @@ export async function readLines(file: string): Promise<Array<Record<string, unkn
 export function spawnCli(
   argv: string[],
   cwd = REPO,
+  options: { peakMemory?: boolean } = {},
 ): ChildProcess & { output: { stdout: string; stderr: string } } {
+  // peakMemory: the child reports its peak resident memory on exit (see peakRssMb).
+  const hook = options.peakMemory ? ['--import', path.join(REPO, 'test/cli/peak-memory.ts')] : [];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(REPO, 'test/cli/run-cli.ts'), ...argv],
+    ['--import', 'tsx', ...hook, path.join(REPO, 'test/cli/run-cli.ts'), ...argv],
     {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -119,6 +122,13 @@ export function spawnCli(
   child.stdout.setEncoding('utf8').on('data', (t: string) => (output.stdout += t));
   child.stderr.setEncoding('utf8').on('data', (t: string) => (output.stderr += t));
   return Object.assign(child, { output });
+}
+
+/** The peak resident memory a child spawned with `peakMemory` reported on exit, in MB. */
+export function peakRssMb(stderr: string): number {
+  const match = /\[peak-rss-kb (\d+)\]/.exec(stderr);
+  if (!match) throw new Error(`no peak memory reported: ${stderr.slice(-300)}`);
+  return Number(match[1]) / 1024;
 }
 
 /** How a child ended: its exit code, or the signal that killed it. */

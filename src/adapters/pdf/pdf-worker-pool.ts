@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { DocexError, type ErrorCode } from '../../core/errors.js';
@@ -34,7 +33,10 @@ import type { FromPdfWorker, PdfCall, PdfWorkerData, ToPdfWorker } from './pdf-w
  * also replaced after `recycleAfterDocuments` documents (pdf.js caches grow).
  */
 export interface PdfWorkerPoolOptions {
-  /** Threads at most (started when needed). Default: the number of cores, at least 2, at most 4. */
+  /**
+   * Threads at most, started when needed. Default 4 (the engine runs 4 jobs at once): a document that
+   * takes its whole time limit holds one thread while the others keep reading.
+   */
   workers?: number;
   /** Longest a single call (open, a page's text, a rendering...) may take. Default 15 s. */
   callTimeoutMs?: number;
@@ -99,10 +101,7 @@ const SAMPLES = 600;
 const PAGE_BYTES = 4096;
 
 export function createPdfWorkerPool(options: PdfWorkerPoolOptions = {}): PdfWorkerPool {
-  const maxWorkers = Math.max(
-    1,
-    Math.floor(options.workers ?? Math.min(4, Math.max(2, availableParallelism()))),
-  );
+  const maxWorkers = Math.max(1, Math.floor(options.workers ?? 4));
   const callTimeoutMs = options.callTimeoutMs ?? 15_000;
   const documentTimeoutMs = (pages: number): number =>
     options.documentTimeoutMs ?? 25_000 + 5_000 * Math.max(1, pages);
