@@ -7,7 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/cli/serve.js';
+import { createSqlitePersistence } from '../../src/adapters/persistence/sqlite-persistence.js';
 import { call, fieldsByName, form, result, token, type Json } from '../http/harness.js';
+import { makeJob } from '../ports/job-persistence.contract.js';
 
 const CLIENT = 'demo:demo-secret-1234567890';
 const AZURE = new URL('../../fixtures/invoice2data/AzureInterior.pdf', import.meta.url);
@@ -121,6 +123,30 @@ describe('docex serve', () => {
     expect(theirs.status).toBe(404);
     expect(theirs.body.error.code).toBe('FILE_NOT_FOUND');
     await server.close();
+  });
+
+  it('listens first, then takes up the jobs an earlier run left queued', async () => {
+    const dataDir = path.join(dir, 'left-behind');
+    const first = await start(dataDir);
+    const pdf = new Uint8Array(await readFile(AZURE));
+    const { fileId } = await first.server.engine.uploadV2(pdf, { accountId: 'default' });
+    await first.server.close();
+    // A job queued by a run that ended before it started it, written where that run kept its jobs.
+    const persistence = createSqlitePersistence({ path: path.join(dataDir, 'docex.db') });
+    const left = makeJob({ fileId, accountId: 'default' });
+    left.record.workflow_id = 'svc.ingest';
+    left.record.inputs = { file_id: fileId };
+    await persistence.insertJob(left);
+    await persistence.close();
+
+    const second = await start(dataDir);
+    // startServer answered once it listened; the job is taken up after that and runs to its end.
+    const ended = await second.server.engine.getResult(fileId, { accountId: 'default', timeoutMs: 30_000 });
+    expect(ended.status).toBe('FINALISED');
+    expect((await second.server.engine.getJob(left.record.id, { accountId: 'default' })).status).toBe(
+      'succeeded',
+    );
+    await second.server.close();
   });
 
   it('refuses a malformed --client before listening', async () => {

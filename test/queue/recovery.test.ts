@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryPersistence } from '../../src/adapters/persistence/memory-persistence.js';
 import type { StoredJob } from '../../src/core/jobs.js';
 import { createEngine, type Engine, type JobRecord } from '../../src/index.js';
@@ -87,16 +87,51 @@ describe('taking up jobs an earlier engine left behind', () => {
   });
 
   it('waits for the backoff of a job that was waiting for a retry', async () => {
+    // The job clock is faked: how busy the machine is cannot decide whether the backoff has passed.
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    try {
+      const persistence = createMemoryPersistence();
+      const later = leftBehind('new', { runAfter: Date.now() + 60_000, attempts: 1 });
+      await persistence.insertJob(later);
+      const runs: string[] = [];
+      const engine = engineOn(persistence, runs);
+      await vi.advanceTimersByTimeAsync(1);
+      await engine.ready;
+      await vi.advanceTimersByTimeAsync(59_000);
+      expect((await engine.getJob(later.record.id)).status).toBe('new');
+      expect(runs).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1_000);
+      const [job] = await settled(engine, [later.record.id]);
+      expect(job!.status).toBe('succeeded');
+      expect(runs).toEqual([later.record.id]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('takes up nothing until asked when resumeOnStart is false, as a server that listens first', async () => {
     const persistence = createMemoryPersistence();
-    const later = leftBehind('new', { runAfter: Date.now() + 150, attempts: 1 });
-    await persistence.insertJob(later);
+    const queued = leftBehind('new');
+    await persistence.insertJob(queued);
     const runs: string[] = [];
-    const engine = engineOn(persistence, runs);
+    const engine = createEngine({ persistence, jobs: { resumeOnStart: false } });
+    engine.registerWorkflow({
+      id: 'test.echo',
+      inputsSchema: { type: 'object' },
+      run: async ({ job }) => {
+        runs.push(job.id);
+        return {};
+      },
+    });
+    engines.push(engine);
     await engine.ready;
-    expect((await engine.getJob(later.record.id)).status).toBe('new');
-    const [job] = await settled(engine, [later.record.id]);
+    // Other work is served meanwhile.
+    expect((await engine.getJob(queued.record.id)).status).toBe('new');
+    expect(runs).toEqual([]);
+    await engine.resumeJobs();
+    const [job] = await settled(engine, [queued.record.id]);
     expect(job!.status).toBe('succeeded');
-    expect(runs).toEqual([later.record.id]);
+    expect(runs).toEqual([queued.record.id]);
   });
 
   it('fails a taken-up job whose workflow this engine does not know', async () => {
