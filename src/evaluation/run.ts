@@ -1,11 +1,14 @@
 /**
- * `npm run eval -- <corpus dir> [--out results.jsonl] [--report report.json] [--cache DIR] [--fit] [--split]`
+ * `npm run eval -- <corpus dir> [--out results.jsonl] [--report report.json] [--cache DIR] [--fit] [--cv family] [--split]`
  *
  * Runs the engine over a corpus in the format of shared/corpus/dev (each document beside a JSON ground
  * truth), writes one result line per document in the format of `docex extract --out`, and prints
  * per-field precision, recall and coverage, accuracy per document type and overall, and the
  * reliability table with the expected calibration error. `--cache` keeps token layers between runs
- * (documents are read once); `--fit` fits the calibration curves on this corpus and prints them.
+ * (documents are read once); `--fit` fits the calibration curves on this corpus and prints them;
+ * `--cv family` reports leave-one-family-out cross-validated figures beside the in-sample ones (what is
+ * fitted from data is fitted without the family scored) and writes the results with out-of-fold
+ * confidences beside `--out` (`...-cv.jsonl`).
  * `--split` scores svc.split instead on the multi-document files (boundary precision, recall, F1, files
  * split exactly, and extraction on the children beside the same documents alone); `--out` then gets
  * the lines of `docex split`, which ../shared/tools/score_split.py reads.
@@ -16,20 +19,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSqlitePersistence } from '../adapters/persistence/sqlite-persistence.js';
 import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
-import type { CalibrationTable } from '../extraction/calibration.js';
 import { extractFields } from '../extraction/extract.js';
 import { createEngine } from '../engine.js';
-import { fitIsotonic } from './isotonic.js';
+import { fitCalibrationTable, type EvidencePair } from './calibration-fit.js';
+import { crossValidate, evidenceKey } from './cross-validation.js';
 import { readGroundTruthFiles } from './corpus.js';
 import { evaluateSplit } from './split-eval.js';
 import { fieldMapFor, productFor, scoreCorpus, type GroundTruth, type PredictedField } from './scoring.js';
-
-const IDENTITY: CalibrationTable = {
-  '*': [
-    [0, 0],
-    [1, 1],
-  ],
-};
 
 function groundTruths(dir: string): GroundTruth[] {
   return readGroundTruthFiles(dir)
@@ -49,9 +45,15 @@ async function main(): Promise<void> {
       cache: { type: 'string' },
       fit: { type: 'boolean', default: false },
       split: { type: 'boolean', default: false },
+      cv: { type: 'string' },
     },
   });
   const dir = positionals[0];
+  if (values.cv !== undefined && values.cv !== 'family') {
+    process.stderr.write('--cv takes `family` (leave-one-family-out cross-validation)\n');
+    process.exitCode = 2;
+    return;
+  }
   if (!dir) {
     process.stderr.write(
       'usage: npm run eval -- <corpus dir> [--out FILE] [--report FILE] [--cache DIR] [--fit]\n',
@@ -120,11 +122,9 @@ async function main(): Promise<void> {
         const layer = await engine.ingest(fileId);
         const selection = engine.catalogue.resolve([productFor(gt.type)]);
         const definitions = selection.fieldsets.flatMap((f) => f.fields);
-        const verbose = extractFields(layer, {
-          fields: definitions,
-          ...(values.fit ? { calibration: IDENTITY } : {}),
-        });
-        for (const f of verbose) if (f.calibration) evidence.set(`${gt.file}\u0000${f.name}`, f.calibration);
+        const verbose = extractFields(layer, { fields: definitions });
+        // The evidence behind each value does not depend on the curves: it is what the curves are fitted on.
+        for (const f of verbose) if (f.calibration) evidence.set(evidenceKey(gt.file, f.name), f.calibration);
         const fields = verbose.map(({ name, value, confidence, boundingBox }) => ({
           name,
           value,
@@ -182,22 +182,66 @@ async function main(): Promise<void> {
     `  ECE ${report.ece.toFixed(3)}; confidence >= 0.9: n=${report.highConfidence.n}, precision ${pct(report.highConfidence.precision)} %`,
   );
 
+  if (values.cv === 'family') {
+    const folds = new Set(truths.map(familyOf));
+    const cv = crossValidate(truths, predictions, evidence, report.rows, familyOf);
+    const cvReport = scoreCorpus(truths, cv.predictions);
+    const cvOut = values.out.replace(/(\.jsonl)?$/, '-cv.jsonl');
+    writeFileSync(
+      cvOut,
+      truths
+        .map((gt) => {
+          const fields = cv.predictions.get(gt.file);
+          return JSON.stringify(
+            fields
+              ? { file: gt.file, status: 'FINALISED', results: { fields } }
+              : { file: gt.file, error: { code: 'ERROR', message: 'not read' } },
+          );
+        })
+        .join('\n') + '\n',
+    );
+    log(
+      `\nleave-one-family-out cross-validation: ${folds.size} families held out in turn; what is fitted from`,
+    );
+    log('data (the calibration curves) is fitted without the held-out family. Results with out-of-fold');
+    log(`confidences in ${cvOut} (score with ../shared/tools/score.py).`);
+    log('                                 in sample   cross-validated');
+    log(`  accuracy                       ${pct(report.accuracy)} %     ${pct(cvReport.accuracy)} %`);
+    for (const [k, v] of Object.entries(report.byType))
+      log(`    ${k.padEnd(28)} ${pct(v.accuracy)} %     ${pct(cvReport.byType[k]!.accuracy)} %`);
+    log(`  ECE                            ${report.ece.toFixed(3)}       ${cvReport.ece.toFixed(3)}`);
+    log(
+      `  confidence >= 0.9: right      ${pct(report.highConfidence.precision)} % (n=${report.highConfidence.n})  ` +
+        `${pct(cvReport.highConfidence.precision)} % (n=${cvReport.highConfidence.n})`,
+    );
+    log('  reliability, cross-validated (confidence bin -> share correct)');
+    for (const b of cvReport.reliability)
+      if (b.n)
+        log(
+          `    ${b.bin}  n=${String(b.n).padStart(4)}  mean confidence ${pct(b.meanConfidence)} %  correct ${pct(b.shareCorrect)} %`,
+        );
+  }
+
   if (values.fit) {
-    const byGroup = new Map<string, Array<[number, boolean]>>();
+    const pairs: EvidencePair[] = [];
     for (const row of report.rows) {
       if (row.got === null) continue;
       const gt = truths.find((t) => t.file === row.file)!;
       const name = fieldMapFor(gt.type)[row.field]!;
-      const e = evidence.get(`${row.file}\u0000${name}`);
-      if (!e) continue;
-      const list = byGroup.get(e.key) ?? [];
-      list.push([e.evidence, row.ok]);
-      byGroup.set(e.key, list);
+      const e = evidence.get(evidenceKey(row.file, name));
+      if (e) pairs.push({ ...e, ok: row.ok });
     }
     log('\nfitted calibration (paste into src/extraction/calibration.ts):');
-    for (const [group, pairs] of byGroup)
-      log(`  ${group}: ${JSON.stringify(fitIsotonic(pairs))},  // n=${pairs.length}`);
+    for (const [key, curve] of Object.entries(fitCalibrationTable(pairs))) {
+      const n = pairs.filter((p) => p.key === key || p.key.split('/')[0] === key || key === '*').length;
+      log(`  '${key}': ${JSON.stringify(curve)},  // n=${n}`);
+    }
   }
+}
+
+/** The template family of a document; one of its own when the ground truth names none. */
+function familyOf(truth: GroundTruth): string {
+  return truth.family ?? truth.file;
 }
 
 await main();

@@ -105,6 +105,8 @@ export interface GroundTruth {
   file: string;
   type: string;
   format?: string;
+  /** The template family (documents of one supplier or layout): the unit held out in cross-validation. */
+  family?: string;
   fields: Record<string, string | null>;
   accept?: Record<string, string[]>;
 }
