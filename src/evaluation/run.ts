@@ -1,37 +1,27 @@
 /**
- * `npm run eval -- <corpus dir> [--out results.jsonl] [--report report.json] [--cache DIR] [--fit] [--cv family] [--split]`
+ * `npm run eval -- <corpus dir> [--out results.jsonl] [--report report.json] [--cache DIR] [--cv family] [--split]`
  *
  * Runs the engine over a corpus in the format of shared/corpus/dev (each document beside a JSON ground
  * truth), writes one result line per document in the format of `docex extract --out`, and prints
  * per-field precision, recall and coverage, accuracy per document type and overall, and the
  * reliability table with the expected calibration error. `--cache` keeps token layers between runs
- * (documents are read once); `--fit` fits the calibration curves on this corpus and prints them;
- * `--cv family` reports leave-one-family-out cross-validated figures beside the in-sample ones (what is
- * fitted from data is fitted without the family scored) and writes the results with out-of-fold
- * confidences beside `--out` (`...-cv.jsonl`).
+ * (documents are read once); the ranking models and calibration curves are fitted by `npm run train`;
+ * `--cv family` reports leave-one-family-out cross-validated figures beside the in-sample ones (the
+ * ranking models and the calibration are fitted without the family scored) and writes the held-out
+ * results beside `--out` (`...-cv.jsonl`).
  * `--split` scores svc.split instead on the multi-document files (boundary precision, recall, F1, files
  * split exactly, and extraction on the children beside the same documents alone); `--out` then gets
  * the lines of `docex split`, which ../shared/tools/score_split.py reads.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSqlitePersistence } from '../adapters/persistence/sqlite-persistence.js';
-import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
 import { extractFields } from '../extraction/extract.js';
-import { createEngine } from '../engine.js';
-import { fitCalibrationTable, type EvidencePair } from './calibration-fit.js';
-import { crossValidate, evidenceKey } from './cross-validation.js';
-import { readGroundTruthFiles } from './corpus.js';
+import { collectDocuments } from './collect-candidates.js';
+import { crossValidatedFields } from './ranker-training.js';
+import { groundTruths, openCorpus } from './corpus-layers.js';
 import { evaluateSplit } from './split-eval.js';
-import { fieldMapFor, productFor, scoreCorpus, type GroundTruth, type PredictedField } from './scoring.js';
-
-function groundTruths(dir: string): GroundTruth[] {
-  return readGroundTruthFiles(dir)
-    .filter((gt) => typeof gt.file === 'string' && typeof gt.type === 'string' && gt.type !== 'multi')
-    .map((gt) => ({ fields: {}, ...gt }) as GroundTruth);
-}
+import { productFor, scoreCorpus, type GroundTruth, type PredictedField } from './scoring.js';
 
 const pct = (v: number | null): string => (v === null ? '    -' : (v * 100).toFixed(1).padStart(5));
 
@@ -43,7 +33,6 @@ async function main(): Promise<void> {
       out: { type: 'string', default: 'eval-results.jsonl' },
       report: { type: 'string', default: 'eval-report.json' },
       cache: { type: 'string' },
-      fit: { type: 'boolean', default: false },
       split: { type: 'boolean', default: false },
       cv: { type: 'string' },
     },
@@ -56,39 +45,17 @@ async function main(): Promise<void> {
   }
   if (!dir) {
     process.stderr.write(
-      'usage: npm run eval -- <corpus dir> [--out FILE] [--report FILE] [--cache DIR] [--fit]\n',
+      'usage: npm run eval -- <corpus dir> [--out FILE] [--report FILE] [--cache DIR] [--cv family] [--split]\n',
     );
     process.exitCode = 2;
     return;
   }
   const truths = groundTruths(dir);
-  const cacheIndexFile = values.cache ? path.join(values.cache, 'index.json') : undefined;
-  if (values.cache) mkdirSync(values.cache, { recursive: true });
-  const cacheIndex: Record<string, string> =
-    cacheIndexFile && existsSync(cacheIndexFile) ? JSON.parse(readFileSync(cacheIndexFile, 'utf8')) : {};
-  const engine = createEngine({
-    limits: { maxFileBytes: 512 * 1024 * 1024, maxPages: 100 },
-    // Files and their token layers are kept in the cache, so each document is read once.
-    ...(values.cache
-      ? {
-          files: createFsFileStore({ dir: path.join(values.cache, 'files') }),
-          persistence: createSqlitePersistence({ path: path.join(values.cache, 'docex.db') }),
-        }
-      : {}),
-  });
-  const uploadCached = async (file: string): Promise<string> => {
-    const bytes = readFileSync(file);
-    const hash = createHash('sha256').update(bytes).digest('hex');
-    let fileId = cacheIndex[hash];
-    if (!fileId || !(await engine.getTokenLayer(fileId).catch(() => undefined))) {
-      fileId = (await engine.upload(bytes, { name: path.basename(file), flow: 'v2' })).fileId;
-      cacheIndex[hash] = fileId;
-    }
-    return fileId;
-  };
+  const corpus = openCorpus({ cache: values.cache });
+  const { engine } = corpus;
   if (values.split) {
     try {
-      const report = await evaluateSplit(engine, dir, uploadCached);
+      const report = await evaluateSplit(engine, dir, corpus.upload);
       writeFileSync(values.out, report.lines.join('\n') + '\n');
       const log = (s: string) => process.stdout.write(s + '\n');
       for (const f of report.files)
@@ -103,28 +70,22 @@ async function main(): Promise<void> {
       );
       log(`split lines in ${values.out} (score with ../shared/tools/score_split.py)`);
     } finally {
-      await engine.close();
-      if (cacheIndexFile) writeFileSync(cacheIndexFile, JSON.stringify(cacheIndex));
+      await corpus.close();
     }
     return;
   }
   const predictions = new Map<string, PredictedField[] | undefined>();
   const lines: string[] = [];
-  /** Per document and field: the calibration key and evidence of the predicted value. */
-  const evidence = new Map<string, { key: string; evidence: number }>();
   const started = performance.now();
   try {
     for (const [i, gt] of truths.entries()) {
       const file = path.join(dir, gt.file);
       process.stderr.write(`\r[${i + 1}/${truths.length}] ${gt.file.slice(0, 60).padEnd(60)}`);
       try {
-        const fileId = await uploadCached(file);
-        const layer = await engine.ingest(fileId);
+        const { fileId, layer } = await corpus.layer(file);
         const selection = engine.catalogue.resolve([productFor(gt.type)]);
         const definitions = selection.fieldsets.flatMap((f) => f.fields);
         const verbose = extractFields(layer, { fields: definitions });
-        // The evidence behind each value does not depend on the curves: it is what the curves are fitted on.
-        for (const f of verbose) if (f.calibration) evidence.set(evidenceKey(gt.file, f.name), f.calibration);
         const fields = verbose.map(({ name, value, confidence, boundingBox }) => ({
           name,
           value,
@@ -150,8 +111,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await engine.close();
-    if (cacheIndexFile) writeFileSync(cacheIndexFile, JSON.stringify(cacheIndex));
+    await corpus.close();
   }
   process.stderr.write('\n');
   writeFileSync(values.out, lines.join('\n') + '\n');
@@ -183,27 +143,29 @@ async function main(): Promise<void> {
   );
 
   if (values.cv === 'family') {
+    // Everything fitted from data is fitted again without the family scored: the ranking models and
+    // the calibration curves (src/evaluation/ranker-training.ts), from the same candidates.
+    const documents = await collectDocuments([dir], values.cache);
+    const held = crossValidatedFields(documents, familyOf);
+    const cvReport = scoreCorpus(truths, held);
     const folds = new Set(truths.map(familyOf));
-    const cv = crossValidate(truths, predictions, evidence, report.rows, familyOf);
-    const cvReport = scoreCorpus(truths, cv.predictions);
     const cvOut = values.out.replace(/(\.jsonl)?$/, '-cv.jsonl');
     writeFileSync(
       cvOut,
       truths
-        .map((gt) => {
-          const fields = cv.predictions.get(gt.file);
-          return JSON.stringify(
-            fields
-              ? { file: gt.file, status: 'FINALISED', results: { fields } }
-              : { file: gt.file, error: { code: 'ERROR', message: 'not read' } },
-          );
-        })
+        .map((gt) =>
+          JSON.stringify({
+            file: gt.file,
+            status: 'FINALISED',
+            results: { fields: held.get(gt.file) ?? [] },
+          }),
+        )
         .join('\n') + '\n',
     );
     log(
-      `\nleave-one-family-out cross-validation: ${folds.size} families held out in turn; what is fitted from`,
+      `\nleave-one-family-out cross-validation: ${folds.size} families held out in turn; the ranking models and`,
     );
-    log('data (the calibration curves) is fitted without the held-out family. Results with out-of-fold');
+    log('calibration curves are fitted without the held-out family. Results with out-of-fold values and');
     log(`confidences in ${cvOut} (score with ../shared/tools/score.py).`);
     log('                                 in sample   cross-validated');
     log(`  accuracy                       ${pct(report.accuracy)} %     ${pct(cvReport.accuracy)} %`);
@@ -214,28 +176,17 @@ async function main(): Promise<void> {
       `  confidence >= 0.9: right      ${pct(report.highConfidence.precision)} % (n=${report.highConfidence.n})  ` +
         `${pct(cvReport.highConfidence.precision)} % (n=${cvReport.highConfidence.n})`,
     );
+    log('  per field: in sample -> cross-validated');
+    for (const [k, v] of Object.entries(report.perField))
+      log(
+        `    ${k.padEnd(16)} n=${String(v.n).padStart(4)}  ${pct(v.accuracy)} % -> ${pct(cvReport.perField[k]!.accuracy)} %`,
+      );
     log('  reliability, cross-validated (confidence bin -> share correct)');
     for (const b of cvReport.reliability)
       if (b.n)
         log(
           `    ${b.bin}  n=${String(b.n).padStart(4)}  mean confidence ${pct(b.meanConfidence)} %  correct ${pct(b.shareCorrect)} %`,
         );
-  }
-
-  if (values.fit) {
-    const pairs: EvidencePair[] = [];
-    for (const row of report.rows) {
-      if (row.got === null) continue;
-      const gt = truths.find((t) => t.file === row.file)!;
-      const name = fieldMapFor(gt.type)[row.field]!;
-      const e = evidence.get(evidenceKey(row.file, name));
-      if (e) pairs.push({ ...e, ok: row.ok });
-    }
-    log('\nfitted calibration (paste into src/extraction/calibration.ts):');
-    for (const [key, curve] of Object.entries(fitCalibrationTable(pairs))) {
-      const n = pairs.filter((p) => p.key === key || p.key.split('/')[0] === key || key === '*').length;
-      log(`  '${key}': ${JSON.stringify(curve)},  // n=${n}`);
-    }
   }
 }
 

@@ -17,7 +17,10 @@ import { findLineItems } from './finders/line-items.js';
 import { findParties } from './finders/parties.js';
 import { findReferences } from './finders/references.js';
 import { documentHints, type DocumentHints } from './hints.js';
+import { candidateFeatures, featureContext, type FeatureContext } from './candidate-features.js';
+import { evidenceOf, rankCandidates, weightsFor, type RankerModel } from './ranker.js';
 import { READERS } from './readers.js';
+import shippedModel from './ranker-model.json' with { type: 'json' };
 import type { VerboseFieldResult } from './types.js';
 import { boundingBoxOf, createView, type DocumentView } from './view.js';
 
@@ -27,7 +30,17 @@ export interface ExtractFieldsOptions {
   locale?: string;
   /** Curves mapping evidence to probability; the fitted built-in ones by default. */
   calibration?: CalibrationTable;
+  /**
+   * The learned ranking of candidates and its calibration: the shipped model (`npm run train`) by
+   * default; `false` keeps the finders' own order and the built-in curves.
+   */
+  ranker?: RankerModel | false;
+  /** Called with each field's candidates (the finders' order) and their features: training. */
+  collect?: (field: FieldDefinition, candidates: readonly Candidate[], features: number[][]) => void;
 }
+
+/** The model `npm run train` fitted on the development corpus (weights and calibration as data). */
+const SHIPPED_MODEL = shippedModel as unknown as RankerModel;
 
 const GROUP: Partial<Record<FieldKind, CalibrationGroup>> = {
   amount: 'amount',
@@ -63,10 +76,24 @@ export function extractFields(layer: TokenLayer, options: ExtractFieldsOptions):
   const hints = documentHints(view, options.locale);
   const names = new Set(options.fields.map((f) => f.name));
   const candidates = lazyCandidates(view, hints, names);
-  const curves = options.calibration ?? CALIBRATION;
+  const ranker = options.ranker === false ? undefined : (options.ranker ?? SHIPPED_MODEL);
+  const curves = options.calibration ?? ranker?.calibration ?? CALIBRATION;
+  let context: FeatureContext | undefined;
   return options.fields.map((field) => {
     if (field.kind === 'table') return tableField(view, field);
-    const list = candidates(field);
+    const found = candidates(field);
+    const weights = weightsFor(ranker, field.name);
+    let list: Candidate[] = found;
+    if ((weights || options.collect) && found.length > 0) {
+      context ??= featureContext(view);
+      const features = candidateFeatures(found, context, field);
+      options.collect?.(field, found, features);
+      if (weights) {
+        // The model's probability stands in for the finder's score, in the model's order.
+        const { order, scores } = rankCandidates(weights, features);
+        list = order.map((i) => ({ ...found[i]!, score: scores[i]! }));
+      }
+    }
     return toResult(field, list, curves, groupOf(field));
   });
 }
@@ -88,9 +115,10 @@ function toResult(
       candidates: [],
     };
   // A close runner-up with another value is a reason for doubt.
-  const rival = list.find((c) => c.value !== best.value);
-  const margin = rival ? Math.max(0, best.score - rival.score) : best.score;
-  const evidence = best.score * (rival ? 0.75 + 0.25 * Math.min(1, margin / 0.3) : 1);
+  const evidence = evidenceOf(
+    best,
+    list.find((c) => c.value !== best.value),
+  );
   const { key, curve } = curveFor(
     curves,
     group,

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { CALIBRATION } from '../extraction/calibration.js';
+import { extractFields, groupOf } from '../extraction/extract.js';
+import { groundTruths, openCorpus } from './corpus-layers.js';
+import type { DocumentRecord, FieldRecord } from './ranker-training.js';
+import { productFor } from './scoring.js';
+
+/** Every document's fields: candidates with features, and the finders' own choice. */
+export async function collectDocuments(dirs: string[], cache: string | undefined): Promise<DocumentRecord[]> {
+  const corpus = openCorpus({ cache });
+  const documents: DocumentRecord[] = [];
+  try {
+    for (const dir of dirs) {
+      const truths = groundTruths(dir);
+      for (const [i, truth] of truths.entries()) {
+        process.stderr.write(`\r[${dir}: ${i + 1}/${truths.length}] ${truth.file.slice(0, 50).padEnd(50)}`);
+        const { layer } = await corpus.layer(path.join(dir, truth.file));
+        const definitions = corpus.engine.catalogue
+          .resolve([productFor(truth.type)])
+          .fieldsets.flatMap((f) => f.fields)
+          .filter((f) => f.kind !== 'table');
+        const collected = new Map<string, FieldRecord['candidates']>();
+        const results = extractFields(layer, {
+          fields: definitions,
+          calibration: CALIBRATION,
+          // The finders' own order: what the model is fitted to improve on.
+          ranker: false,
+          collect: (field, candidates, features) =>
+            collected.set(
+              field.name,
+              candidates.map((c, k) => ({
+                value: c.value,
+                features: features[k]!,
+                ocr: c.tokens.some((t) => t.source === 'ocr'),
+              })),
+            ),
+        });
+        documents.push({
+          // Several corpora: a file is named with its corpus, so names never collide.
+          truth:
+            dirs.length === 1
+              ? truth
+              : { ...truth, file: `${path.basename(path.resolve(dir))}/${truth.file}` },
+          fields: results.map((r) => {
+            const definition = definitions.find((d) => d.name === r.name)!;
+            return {
+              name: r.name,
+              group: groupOf(definition),
+              candidates: collected.get(r.name) ?? [],
+              hand: {
+                value: typeof r.value === 'string' ? r.value : null,
+                key: r.calibration?.key ?? null,
+                evidence: r.calibration?.evidence ?? 0,
+              },
+            };
+          }),
+        });
+      }
+    }
+  } finally {
+    await corpus.close();
+    process.stderr.write('\n');
+  }
+  return documents;
+}

@@ -1,0 +1,217 @@
+import { curveFor, type CalibrationGroup, type CalibrationTable } from '../extraction/calibration.js';
+import { FEATURE_NAMES } from '../extraction/candidate-features.js';
+import { evidenceOf, rankCandidates, type RankerModel } from '../extraction/ranker.js';
+import { calibrate } from '../extraction/calibration.js';
+import { fitCalibrationTable, type EvidencePair } from './calibration-fit.js';
+import { trainLogistic } from './logistic.js';
+import { fieldMapFor, KIND, sameValue, type GroundTruth, type PredictedField } from './scoring.js';
+
+/** A candidate as training sees it: its value, its features, whether it was read by OCR. */
+export interface CandidateRecord {
+  value: string;
+  features: number[];
+  ocr: boolean;
+}
+
+/** A field of one document: its candidates (the finders' order) and what the finders chose. */
+export interface FieldRecord {
+  name: string;
+  group: CalibrationGroup;
+  candidates: CandidateRecord[];
+  /** The finders' choice: its value and evidence (the field's result without a model). */
+  hand: { value: string | null; key: string | null; evidence: number };
+}
+
+export interface DocumentRecord {
+  truth: GroundTruth;
+  fields: FieldRecord[];
+}
+
+/** A field gets a model of its own once this many documents teach it (a right candidate among theirs). */
+export const MIN_DOCUMENTS = 40;
+const L2 = 1;
+
+/** The ground-truth values a field's candidates are compared with, or undefined when it has none. */
+function wanted(truth: GroundTruth, name: string): { key: string; values: string[] } | undefined {
+  const map = fieldMapFor(truth.type);
+  const key = Object.keys(map).find((k) => map[k] === name);
+  const want = key ? truth.fields[key] : undefined;
+  if (!key || want === undefined || want === null || want === '') return undefined;
+  return { key, values: [want, ...(truth.accept?.[key] ?? [])] };
+}
+
+function labelsOf(truth: GroundTruth, field: FieldRecord): boolean[] | undefined {
+  const want = wanted(truth, field.name);
+  if (!want) return undefined;
+  const kind = KIND[want.key]!;
+  return field.candidates.map((c) => want.values.some((v) => sameValue(kind, c.value, v)));
+}
+
+/**
+ * Fits a model per field over the documents given: a field's examples are the candidates of every
+ * document whose ground truth gives the field; fields of documents of several types that mean the same
+ * (invoice.total, receipt.total: `total`) learn together. Deterministic.
+ */
+export function trainRanker(documents: readonly DocumentRecord[]): RankerModel['fields'] {
+  const byKey = new Map<string, { names: Set<string>; x: number[][]; y: boolean[]; documents: number }>();
+  for (const { truth, fields } of documents) {
+    for (const field of fields) {
+      const labels = labelsOf(truth, field);
+      const want = wanted(truth, field.name);
+      if (!labels || !want || field.candidates.length === 0) continue;
+      const entry = byKey.get(want.key) ?? { names: new Set(), x: [], y: [], documents: 0 };
+      byKey.set(want.key, entry);
+      entry.names.add(field.name);
+      if (labels.some(Boolean)) entry.documents++;
+      field.candidates.forEach((c, i) => {
+        entry.x.push(c.features);
+        entry.y.push(labels[i]!);
+      });
+    }
+  }
+  const fields: RankerModel['fields'] = {};
+  for (const [, entry] of [...byKey].sort(([a], [b]) => a.localeCompare(b))) {
+    if (entry.documents < MIN_DOCUMENTS) continue;
+    const weights = trainLogistic(entry.x, entry.y, { l2: L2 });
+    for (const name of [...entry.names].sort()) fields[name] = { weights, documents: entry.documents };
+  }
+  return fields;
+}
+
+/** A field's predicted value with its calibration key and evidence. */
+export interface Prediction {
+  name: string;
+  value: string | null;
+  key: string | null;
+  evidence: number;
+}
+
+/** What the engine would answer for a document's fields with these per-field weights. */
+export function predict(document: DocumentRecord, fields: RankerModel['fields']): Prediction[] {
+  return document.fields.map((field) => {
+    const weights = fields[field.name]?.weights;
+    if (!weights || field.candidates.length === 0) return { name: field.name, ...field.hand };
+    const { order, scores } = rankCandidates(
+      weights,
+      field.candidates.map((c) => c.features),
+    );
+    const ranked = order.map((i) => ({ ...field.candidates[i]!, score: scores[i]! }));
+    const best = ranked[0]!;
+    const evidence = evidenceOf(
+      best,
+      ranked.find((c) => c.value !== best.value),
+    );
+    const { key } = curveFor({}, field.group, best.ocr);
+    return { name: field.name, value: best.value, key, evidence };
+  });
+}
+
+/** Pairs of evidence and rightness for fitting calibration, from predictions of scored fields. */
+export function evidencePairs(
+  documents: readonly DocumentRecord[],
+  predictions: ReadonlyMap<string, Prediction[]>,
+): Array<EvidencePair & { file: string }> {
+  const pairs: Array<EvidencePair & { file: string }> = [];
+  for (const { truth } of documents) {
+    for (const p of predictions.get(truth.file) ?? []) {
+      const want = wanted(truth, p.name);
+      if (!want || p.value === null || p.key === null) continue;
+      const kind = KIND[want.key]!;
+      pairs.push({
+        file: truth.file,
+        key: p.key,
+        evidence: p.evidence,
+        ok: want.values.some((v) => sameValue(kind, p.value, v)),
+      });
+    }
+  }
+  return pairs;
+}
+
+/**
+ * Leave-one-fold-out: for each fold, the models are fitted on the other folds' documents and predict
+ * the fold's. Answers every document's out-of-fold predictions (the models never saw its family).
+ */
+export function outOfFold(
+  documents: readonly DocumentRecord[],
+  foldOf: (truth: GroundTruth) => string,
+): Map<string, Prediction[]> {
+  const folds = new Map<string, DocumentRecord[]>();
+  for (const doc of documents) {
+    const fold = foldOf(doc.truth);
+    (folds.get(fold) ?? folds.set(fold, []).get(fold)!).push(doc);
+  }
+  const out = new Map<string, Prediction[]>();
+  for (const [fold, held] of folds) {
+    const fields = trainRanker(documents.filter((d) => foldOf(d.truth) !== fold));
+    for (const doc of held) out.set(doc.truth.file, predict(doc, fields));
+  }
+  return out;
+}
+
+/** Predictions as result fields, with confidences from `table` (by key, falling back per group). */
+export function asResultFields(
+  predictions: readonly Prediction[],
+  table: CalibrationTable,
+): PredictedField[] {
+  return predictions.map((p) => {
+    if (p.value === null || p.key === null) return { name: p.name, value: p.value, confidence: 0 };
+    const [group, ocr] = p.key.split('/');
+    const { curve } = curveFor(table, group as CalibrationGroup, ocr === 'ocr');
+    return {
+      name: p.name,
+      value: p.value,
+      confidence: Math.round(calibrate(p.evidence, curve) * 1000) / 1000,
+    };
+  });
+}
+
+/**
+ * The model to ship: weights fitted on every document, and calibration fitted on out-of-fold evidence
+ * (what a model's confidence must mean is how often it is right on documents it did not learn from).
+ */
+export function fitModel(
+  documents: readonly DocumentRecord[],
+  foldOf: (truth: GroundTruth) => string,
+): {
+  model: RankerModel;
+  outOfFold: Map<string, Prediction[]>;
+} {
+  const oof = outOfFold(documents, foldOf);
+  const calibration = fitCalibrationTable(evidencePairs(documents, oof));
+  return {
+    model: { version: 1, features: [...FEATURE_NAMES], fields: trainRanker(documents), calibration },
+    outOfFold: oof,
+  };
+}
+
+/**
+ * Leave-one-family-out figures of the whole extraction: values chosen by models fitted without the
+ * family, confidences from curves fitted without it (on the other families' out-of-fold evidence).
+ * Answers the held-out predictions as result fields, ready to score.
+ */
+export function crossValidatedFields(
+  documents: readonly DocumentRecord[],
+  foldOf: (truth: GroundTruth) => string,
+  outOfFoldPredictions: ReadonlyMap<string, Prediction[]> = outOfFold(documents, foldOf),
+): Map<string, PredictedField[]> {
+  const byFold = new Map<string, Array<EvidencePair & { file: string }>>();
+  const pairs = evidencePairs(documents, outOfFoldPredictions);
+  const foldOfFile = new Map(documents.map((d) => [d.truth.file, foldOf(d.truth)]));
+  for (const pair of pairs) {
+    const fold = foldOfFile.get(pair.file)!;
+    (byFold.get(fold) ?? byFold.set(fold, []).get(fold)!).push(pair);
+  }
+  const tables = new Map<string, CalibrationTable>();
+  const out = new Map<string, PredictedField[]>();
+  for (const doc of documents) {
+    const fold = foldOf(doc.truth);
+    let table = tables.get(fold);
+    if (!table) {
+      table = fitCalibrationTable(pairs.filter((p) => foldOfFile.get(p.file) !== fold));
+      tables.set(fold, table);
+    }
+    out.set(doc.truth.file, asResultFields(outOfFoldPredictions.get(doc.truth.file) ?? [], table));
+  }
+  return out;
+}

@@ -1,0 +1,106 @@
+/**
+ * `npm run train -- <corpus dir>... [--cache DIR] [--out FILE]`
+ *
+ * Fits the learned ranking of candidates (src/extraction/ranker.ts) on corpora in the format of
+ * shared/corpus/dev: every field's candidates and their generic features are collected from each
+ * document, labelled right or wrong against its ground truth, and a logistic model is fitted per field
+ * with enough documents (src/evaluation/ranker-training.ts). The calibration curves of every field are
+ * fitted on out-of-fold evidence (leave one template family out). Deterministic: the same corpora give
+ * the same file. Prints, side by side, the finders' own order and the learned one, in sample and
+ * cross-validated by family; writes the model (default src/extraction/ranker-model.json).
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { CALIBRATION } from '../extraction/calibration.js';
+import { collectDocuments } from './collect-candidates.js';
+import { asResultFields, crossValidatedFields, fitModel, predict } from './ranker-training.js';
+import { scoreCorpus, type GroundTruth, type PredictedField, type ScoreReport } from './scoring.js';
+
+const pct = (v: number | null): string => (v === null ? '    -' : (v * 100).toFixed(1).padStart(5));
+
+function familyOf(truth: GroundTruth): string {
+  return truth.family ?? truth.file;
+}
+
+function summary(report: ScoreReport): string {
+  return `${pct(report.accuracy)} %  ECE ${report.ece.toFixed(3)}  conf>=0.9 right ${pct(report.highConfidence.precision)} % (n=${report.highConfidence.n})`;
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: {
+      cache: { type: 'string' },
+      out: { type: 'string', default: 'src/extraction/ranker-model.json' },
+      'cv-out': { type: 'string', default: 'train-cv-results.jsonl' },
+    },
+  });
+  if (positionals.length === 0) {
+    process.stderr.write('usage: npm run train -- <corpus dir>... [--cache DIR] [--out FILE]\n');
+    process.exitCode = 2;
+    return;
+  }
+  const documents = await collectDocuments(positionals, values.cache);
+  const truths = documents.map((d) => d.truth);
+  const { model, outOfFold } = fitModel(documents, familyOf);
+
+  const hand = new Map<string, PredictedField[]>(
+    documents.map((d) => [
+      d.truth.file,
+      asResultFields(
+        d.fields.map((f) => ({ name: f.name, ...f.hand })),
+        CALIBRATION,
+      ),
+    ]),
+  );
+  const handCv = crossValidatedFields(
+    documents,
+    familyOf,
+    new Map(documents.map((d) => [d.truth.file, d.fields.map((f) => ({ name: f.name, ...f.hand }))])),
+  );
+  const learned = new Map<string, PredictedField[]>(
+    documents.map((d) => [d.truth.file, asResultFields(predict(d, model.fields), model.calibration)]),
+  );
+  const learnedCv = crossValidatedFields(documents, familyOf, outOfFold);
+  const reports = {
+    'finders, in sample (shipped curves)': scoreCorpus(truths, hand),
+    'finders, cross-validated': scoreCorpus(truths, handCv),
+    'learned, in sample': scoreCorpus(truths, learned),
+    'learned, cross-validated': scoreCorpus(truths, learnedCv),
+  };
+  const log = (s: string) => process.stdout.write(s + '\n');
+  log(`\n${documents.length} documents, ${new Set(truths.map(familyOf)).size} families`);
+  log(
+    `fields with a model: ${Object.entries(model.fields)
+      .map(([k, v]) => `${k} (${v.documents} documents)`)
+      .join(', ')}`,
+  );
+  for (const [name, report] of Object.entries(reports)) log(`  ${name.padEnd(38)} ${summary(report)}`);
+  const keys = Object.keys(reports['finders, cross-validated'].perField);
+  log('\nper field, cross-validated: finders -> learned');
+  for (const key of keys) {
+    const a = reports['finders, cross-validated'].perField[key]!;
+    const b = reports['learned, cross-validated'].perField[key]!;
+    log(`  ${key.padEnd(16)} n=${String(a.n).padStart(4)}  ${pct(a.accuracy)} % -> ${pct(b.accuracy)} %`);
+  }
+  log('\nby document type, cross-validated: finders -> learned');
+  for (const [type, a] of Object.entries(reports['finders, cross-validated'].byType)) {
+    const b = reports['learned, cross-validated'].byType[type]!;
+    log(`  ${type.padEnd(26)} n=${String(a.n).padStart(4)}  ${pct(a.accuracy)} % -> ${pct(b.accuracy)} %`);
+  }
+  writeFileSync(
+    values['cv-out'],
+    truths
+      .map((t) =>
+        JSON.stringify({ file: t.file, status: 'FINALISED', results: { fields: learnedCv.get(t.file) } }),
+      )
+      .join('\n') + '\n',
+  );
+  writeFileSync(values.out, JSON.stringify(model, null, 1) + '\n');
+  log(
+    `\nmodel written to ${values.out}; cross-validated results in ${values['cv-out']} (score with shared/tools/score.py)`,
+  );
+}
+
+await main();

@@ -1,0 +1,89 @@
+/**
+ * Candidate features and the learned ranking on documents the tests draw: each feature says what it
+ * claims about the candidate (where it is, how it was found, what it reads), and a model's weights
+ * reorder the candidates.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { FEATURE_NAMES } from '../../src/extraction/candidate-features.js';
+import { extractFields } from '../../src/extraction/extract.js';
+import type { RankerModel } from '../../src/extraction/ranker.js';
+import { fieldsOf, readPages, sheet, textOnlyEngine } from '../helpers/make-invoices.js';
+
+const engine = textOnlyEngine();
+afterAll(() => engine.close());
+
+const index = (name: (typeof FEATURE_NAMES)[number]) => FEATURE_NAMES.indexOf(name);
+
+async function receipt() {
+  const s = sheet();
+  s.put(50, 60, 'Corner Grocer Ltd', 22, true);
+  s.put(50, 90, 'Cashier: Jane Doe');
+  s.put(50, 120, 'Date 14/03/2024');
+  s.put(50, 600, 'Subtotal');
+  s.put(400, 600, '10.00');
+  s.put(50, 620, 'Tax');
+  s.put(400, 620, '1.00');
+  s.put(50, 640, 'Total');
+  s.put(400, 640, '11.00');
+  return readPages(engine, [{ lines: s.lines }]);
+}
+
+describe('candidate features', () => {
+  it('describe where a candidate is, how it was found and what it reads', async () => {
+    const doc = await receipt();
+    const seen = new Map<string, Array<{ value: string; features: number[] }>>();
+    extractFields(doc.layer, {
+      fields: fieldsOf(['receipts:1']),
+      ranker: false,
+      collect: (field, candidates, features) =>
+        seen.set(
+          field.name,
+          candidates.map((c, i) => ({ value: c.value, features: features[i]! })),
+        ),
+    });
+    const total = seen.get('receipt.total')!.find((c) => c.value === '11.00')!;
+    expect(total.features).toHaveLength(FEATURE_NAMES.length);
+    expect(total.features[index('bias')]).toBe(1);
+    expect(total.features[index('has-label')]).toBe(1);
+    expect(total.features[index('bottom-third')]).toBe(1);
+    expect(total.features[index('y')]).toBeGreaterThan(0.7);
+    expect(total.features[index('ocr')]).toBe(0);
+    expect(total.features[index('ocr-confidence')]).toBe(1);
+    const name = seen.get('document.supplierName')!.find((c) => c.value === 'Corner Grocer Ltd')!;
+    expect(name.features[index('legal-form')]).toBe(1);
+    expect(name.features[index('top-quarter')]).toBe(1);
+    expect(name.features[index('largest-print')]).toBe(1);
+    expect(name.features[index('print-size')]).toBeGreaterThan(0.3);
+    expect(name.features[index('label-words')]).toBe(0);
+    for (const list of seen.values())
+      for (const c of list) for (const f of c.features) expect(Math.abs(f)).toBeLessThanOrEqual(1);
+  });
+
+  it('lets a model reorder candidates, and keeps the finders order without one', async () => {
+    const doc = await receipt();
+    const fields = fieldsOf(['receipts:1']);
+    const name = (r: ReturnType<typeof extractFields>) => r.find((f) => f.name === 'document.supplierName')!;
+    const plain = name(extractFields(doc.layer, { fields, ranker: false }));
+    expect(plain.value).toBe('Corner Grocer Ltd');
+    // A model that holds names with a legal form in the largest print against them picks another one.
+    const weights = FEATURE_NAMES.map((f) => (f === 'legal-form' ? -20 : f === 'largest-print' ? -20 : 0));
+    const model: RankerModel = {
+      version: 1,
+      features: [...FEATURE_NAMES],
+      fields: { 'document.supplierName': { weights, documents: 100 } },
+      calibration: {
+        '*': [
+          [0, 0],
+          [1, 1],
+        ],
+      },
+    };
+    const ranked = name(extractFields(doc.layer, { fields, ranker: model }));
+    expect(plain.candidates!.map((c) => c.value)).toContain('Jane Doe');
+    expect(ranked.value).not.toBe('Corner Grocer Ltd');
+    expect(ranked.candidates!.map((c) => c.value)).toContain('Corner Grocer Ltd');
+    // A model for other features than this build's is not used.
+    const stale = { ...model, features: ['bias', 'score'] };
+    expect(name(extractFields(doc.layer, { fields, ranker: stale })).value).toBe('Corner Grocer Ltd');
+  });
+});
