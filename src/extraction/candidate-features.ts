@@ -1,5 +1,5 @@
 import type { FieldDefinition } from '../products/types.js';
-import type { Candidate } from './finders/labelled.js';
+import { findLabels, type Candidate } from './finders/labelled.js';
 import { COMPANY_WORDS, LABELS, LEGAL_FORMS } from './labels.js';
 import type { DocumentView } from './view.js';
 
@@ -49,6 +49,13 @@ export const FEATURE_NAMES = [
   'latest-value',
   'highest-on-page',
   'currency-printed',
+  'own-label-left',
+  'own-label-above',
+  'other-label-left',
+  'other-label-above',
+  'payment-label-left',
+  'label-gap',
+  'broad',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -66,11 +73,106 @@ const COMPANY: ReadonlySet<string> = new Set(COMPANY_WORDS);
 
 const DERIVED = /^(total-less|cash-less|total-as-due|payment-terms|largest-amount|first-date|period|locale)/;
 
-/** Per document: what features compare candidates with (row order per page, largest print). */
+/** Per document: what features compare candidates with (row order per page, largest print, labels). */
 export interface FeatureContext {
   view: DocumentView;
   /** Rows per page, and the index of each page's first row. */
   pageRows: Map<number, { first: number; count: number; tallest: number }>;
+  /** Every label of the label sets below, by row (found once per document). */
+  labels?: Map<number, LabelMark[]>;
+}
+
+/** A label printed on the page: which set, where, how strong. */
+interface LabelMark {
+  set: string;
+  x0: number;
+  x1: number;
+  strength: number;
+}
+
+/** The label sets whose labels tell what a value near them is. */
+const LABEL_SETS = [
+  'total',
+  'subTotal',
+  'tax',
+  'amountDue',
+  'amountPaid',
+  'cashTendered',
+  'change',
+  'date',
+  'dueDate',
+  'paymentDate',
+  'supplier',
+  'customerName',
+  'referenceNo',
+  'purchaseOrderNo',
+  'supplierTaxId',
+] as const;
+
+/** The label set of a field's own labels. */
+const OWN_SET: Record<string, string> = {
+  'invoice.total': 'total',
+  'receipt.total': 'total',
+  'invoice.subTotal': 'subTotal',
+  'invoice.tax': 'tax',
+  'receipt.tax': 'tax',
+  'invoice.amountDue': 'amountDue',
+  'invoice.amountPaid': 'amountPaid',
+  'document.date': 'date',
+  'invoice.dueDate': 'dueDate',
+  'invoice.paymentDate': 'paymentDate',
+  'document.supplierName': 'supplier',
+  'document.customerName': 'customerName',
+  'document.referenceNo': 'referenceNo',
+  'invoice.purchaseOrderNo': 'purchaseOrderNo',
+  'document.supplierTaxId': 'supplierTaxId',
+};
+
+function labelMarks(context: FeatureContext): Map<number, LabelMark[]> {
+  if (context.labels) return context.labels;
+  const byRow = new Map<number, LabelMark[]>();
+  for (const set of LABEL_SETS) {
+    for (const hit of findLabels(context.view, LABELS[set]!)) {
+      const tokens = hit.row.tokens.slice(hit.start, hit.end);
+      const mark = {
+        set,
+        x0: Math.min(...tokens.map((t) => t.box.x0)),
+        x1: Math.max(...tokens.map((t) => t.box.x1)),
+        strength: hit.strength === 'strong' ? 1 : 0.6,
+      };
+      (byRow.get(hit.row.index) ?? byRow.set(hit.row.index, []).get(hit.row.index)!).push(mark);
+    }
+  }
+  context.labels = byRow;
+  return byRow;
+}
+
+/**
+ * The label nearest a value: on its row to its left (the nearest one), else on one of the two rows
+ * above it over the value's column.
+ */
+function labelsNear(
+  context: FeatureContext,
+  row: number,
+  x0: number,
+  x1: number,
+): { left?: LabelMark; gap: number; above?: LabelMark } {
+  const marks = labelMarks(context);
+  let left: LabelMark | undefined;
+  for (const mark of marks.get(row) ?? []) {
+    if (mark.x1 <= x0 + 0.005 && (!left || mark.x1 > left.x1)) left = mark;
+  }
+  let above: LabelMark | undefined;
+  const rows = context.view.rows;
+  for (let r = row - 1; r >= Math.max(0, row - 2) && !above; r--) {
+    if (rows[r]?.pageNum !== rows[row]?.pageNum) break;
+    above = (marks.get(r) ?? []).find((m) => m.x0 < x1 + 0.02 && m.x1 > x0 - 0.02);
+  }
+  return {
+    ...(left ? { left } : {}),
+    gap: left ? x0 - left.x1 : 1,
+    ...(above ? { above } : {}),
+  };
 }
 
 export function featureContext(view: DocumentView): FeatureContext {
@@ -120,6 +222,10 @@ export function candidateFeatures(
     const row = first ? view.rows[first.row] : undefined;
     const value = numbers[i]!;
     const source = c.source;
+    const x0 = tokens.length ? Math.min(...tokens.map((t) => t.box.x0)) : 0;
+    const x1 = tokens.length ? Math.max(...tokens.map((t) => t.box.x1)) : 0;
+    const near = first ? labelsNear(context, first.row, x0, x1) : { gap: 1 };
+    const own = OWN_SET[field.name];
     const features: Record<FeatureName, number> = {
       bias: 1,
       score: clamp01(c.score),
@@ -162,6 +268,14 @@ export function candidateFeatures(
       'latest-value': dates.length > 1 && String(c.norm) === dates[dates.length - 1] ? 1 : 0,
       'highest-on-page': list.length > 1 && tops[i] === highest ? 1 : 0,
       'currency-printed': c.currency ? 1 : 0,
+      'own-label-left': near.left && near.left.set === own ? near.left.strength : 0,
+      'own-label-above': near.above && near.above.set === own ? near.above.strength : 0,
+      'other-label-left': near.left && near.left.set !== own ? near.left.strength : 0,
+      'other-label-above': near.above && near.above.set !== own ? near.above.strength : 0,
+      'payment-label-left':
+        near.left && (near.left.set === 'cashTendered' || near.left.set === 'change') ? 1 : 0,
+      'label-gap': clamp01(near.gap * 2),
+      broad: source === 'broad' ? 1 : 0,
     };
     return FEATURE_NAMES.map((name) => features[name]);
   });

@@ -12,7 +12,7 @@ import { findBillingPeriod } from './finders/billing-period.js';
 import { findDates } from './finders/dates.js';
 import { findCurrency, findDocumentType, findPaymentMethod } from './finders/document-cues.js';
 import { findIdentifiers } from './finders/identifiers.js';
-import { findLabels, valuesNear, type Candidate } from './finders/labelled.js';
+import { findLabels, patternValues, valuesNear, type Candidate } from './finders/labelled.js';
 import { findLineItems } from './finders/line-items.js';
 import { findParties } from './finders/parties.js';
 import { findReferences } from './finders/references.js';
@@ -76,15 +76,18 @@ export function extractFields(layer: TokenLayer, options: ExtractFieldsOptions):
   const hints = documentHints(view, options.locale);
   const names = new Set(options.fields.map((f) => f.name));
   const candidates = lazyCandidates(view, hints, names);
+  const broad = broadCandidates(view, hints);
   const ranker = options.ranker === false ? undefined : (options.ranker ?? SHIPPED_MODEL);
   const curves = options.calibration ?? ranker?.calibration ?? CALIBRATION;
   let context: FeatureContext | undefined;
   return options.fields.map((field) => {
     if (field.kind === 'table') return tableField(view, field);
-    const found = candidates(field);
     const weights = weightsFor(ranker, field.name);
+    const learned = weights !== undefined || options.collect !== undefined;
+    // A learned ranking chooses among every reading of the field's kind, not only the finder's.
+    const found = learned ? withBroad(candidates(field), broad(field)) : candidates(field);
     let list: Candidate[] = found;
-    if ((weights || options.collect) && found.length > 0) {
+    if (learned && found.length > 0) {
       context ??= featureContext(view);
       const features = candidateFeatures(found, context, field);
       options.collect?.(field, found, features);
@@ -214,6 +217,35 @@ function lazyCandidates(
     if (finder) return once(`field:${field.name}`, finder);
     return once(`field:${field.name}`, () => hostField(view, hints, field));
   };
+}
+
+/** Most readings of a field's kind a document offers to the learned ranking. */
+const MAX_BROAD = 60;
+
+/**
+ * Every reading of an amount or a date anywhere in the document, as candidates of no finder (score 0,
+ * source `broad`): the learned ranking judges them by their features (labels near them, place, size).
+ */
+function broadCandidates(view: DocumentView, hints: DocumentHints): (field: FieldDefinition) => Candidate[] {
+  const memo = new Map<string, Candidate[]>();
+  const readings = (kind: 'amount' | 'date'): Candidate[] => {
+    let list = memo.get(kind);
+    if (!list) {
+      list = patternValues(view, READERS[kind]!, hints, kind === 'date' ? 5 : 4, 0)
+        .slice(0, MAX_BROAD)
+        .map((c) => ({ ...c, score: 0, source: 'broad' }));
+      memo.set(kind, list);
+    }
+    return list;
+  };
+  return (field) => (field.kind === 'amount' || field.kind === 'date' ? readings(field.kind) : []);
+}
+
+/** The finder's candidates, then the broad readings of values the finder did not propose. */
+function withBroad(found: Candidate[], broad: Candidate[]): Candidate[] {
+  if (broad.length === 0) return found;
+  const values = new Set(found.map((c) => c.value));
+  return [...found, ...broad.filter((c) => !values.has(c.value) && (values.add(c.value), true))];
 }
 
 /** A field a host defined: its own labels, read by the reader of its kind. */

@@ -158,7 +158,8 @@ export function findParties(view: DocumentView): PartyCandidates {
     else scored.push({ segment: below, tokens: below.tokens, score: 0.7 });
   }
   scored.sort((a, b) => b.score - a.score);
-  const supplierName: Candidate[] = scored.slice(0, 5).map(({ tokens, score }) => ({
+  // Up to 12: the learned ranking chooses among more than the finder's own favourites.
+  const supplierName: Candidate[] = scored.slice(0, 12).map(({ tokens, score }) => ({
     value: cleanName(tokens.map((t) => t.text).join(' ')),
     norm: cleanName(tokens.map((t) => t.text).join(' ')),
     quality: 1,
