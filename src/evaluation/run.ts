@@ -147,6 +147,11 @@ async function main(): Promise<void> {
     // the calibration curves (src/evaluation/ranker-training.ts), from the same candidates.
     const documents = await collectDocuments([dir], values.cache);
     const held = crossValidatedFields(documents, familyOf);
+    // Fields nothing is fitted for (line-item tables) are the same in every fold: as read in sample.
+    for (const [file, fields] of held) {
+      const names = new Set(fields?.map((f) => f.name));
+      held.set(file, [...(fields ?? []), ...(predictions.get(file) ?? []).filter((f) => !names.has(f.name))]);
+    }
     const cvReport = scoreCorpus(truths, held);
     const folds = new Set(truths.map(familyOf));
     const cvOut = values.out.replace(/(\.jsonl)?$/, '-cv.jsonl');
