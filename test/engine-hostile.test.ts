@@ -53,49 +53,68 @@ describe('hostile PDFs through the library', () => {
     engine = undefined;
   });
 
-  it('ends each kind with its error or a result, within bounded memory, and reads the next document', async () => {
-    // Shorter bounds than the defaults (15 s a call, 768 MB of growth) keep the test short; memory is
-    // reached within a few seconds, well inside the time limit.
-    engine = createEngine({ pdf: { callTimeoutMs: 8000, memoryBudgetMb: 384 } });
-    const peak = watchMemory();
-    const cases: Array<[string, Uint8Array, object]> = [
-      [
-        '16 x 16 JPEG declaring 65,000 x 65,000',
-        jpegHeaderBomb(65_000),
-        { code: 'PDF_RESOURCE_LIMIT', at: 'upload' },
-      ],
-      [
-        '1 MB content stream inflating to 1 GB',
-        flateContentBomb(1024),
-        { code: 'PDF_RESOURCE_LIMIT', at: 'upload' },
-      ],
-      [
-        'Flate picture declaring 60,000 x 60,000',
-        flateImageBomb(60_000, 64),
-        { code: 'PDF_RESOURCE_LIMIT', at: 'upload' },
-      ],
-      ['graphics state saved 300,000 times', nestedSaves(300_000), { code: 'PDF_TOO_COMPLEX', at: 'read' }],
-      [
-        'one string of 20 million characters',
-        longString(20_000_000),
-        { code: 'PDF_RESOURCE_LIMIT', at: 'read' },
-      ],
-      ['40 pictures of 36 million pixels', manyImages(40, 6000), { code: 'PDF_RESOURCE_LIMIT', at: 'read' }],
-      [
-        'a huge JPEG behind a filter given by reference (left out, the text read)',
-        jpegHeaderBomb(65_000, 16, { hidden: true }),
-        { result: expect.stringContaining('Total 10.00') },
-      ],
-      ['200,000 words', manyWords(200_000), { result: expect.stringContaining('w999') }],
-    ];
-    for (const [name, pdf, expected] of cases) {
-      expect(await outcome(engine, pdf), name).toMatchObject(expected);
-    }
-    expect((await outcome(engine, await makeTextPdf([{ lines: INVOICE_LINES }]))) as object).toMatchObject({
-      result: expect.stringContaining('TAX INVOICE'),
-    });
-    expect(peak()).toBeLessThan(1536 * MB);
-  });
+  it(
+    'ends each kind with its error or a result, within bounded memory, and reads the next document',
+    { timeout: 300_000 },
+    async () => {
+      // A smaller memory budget than the default (768 MB) keeps the test short. The time limits are far
+      // longer than the files that fill memory take on any machine, so memory decides them; the file that
+      // never finishes has its own engine with a short time limit.
+      engine = createEngine({
+        pdf: { callTimeoutMs: 600_000, documentTimeoutMs: 600_000, memoryBudgetMb: 384 },
+      });
+      const quick = createEngine({ pdf: { callTimeoutMs: 3000 } });
+      const peak = watchMemory();
+      const cases: Array<[string, Uint8Array, object]> = [
+        [
+          '16 x 16 JPEG declaring 65,000 x 65,000',
+          jpegHeaderBomb(65_000),
+          { code: 'PDF_RESOURCE_LIMIT', at: 'upload' },
+        ],
+        [
+          '1 MB content stream inflating to 1 GB',
+          flateContentBomb(1024),
+          { code: 'PDF_RESOURCE_LIMIT', at: 'upload' },
+        ],
+        [
+          'Flate picture declaring 60,000 x 60,000',
+          flateImageBomb(60_000, 64),
+          { code: 'PDF_RESOURCE_LIMIT', at: 'upload' },
+        ],
+        [
+          'one string of 20 million characters',
+          longString(20_000_000),
+          { code: 'PDF_RESOURCE_LIMIT', at: 'read' },
+        ],
+        [
+          '40 pictures of 36 million pixels',
+          manyImages(40, 6000),
+          { code: 'PDF_RESOURCE_LIMIT', at: 'read' },
+        ],
+        [
+          'a huge JPEG behind a filter given by reference (left out, the text read)',
+          jpegHeaderBomb(65_000, 16, { hidden: true }),
+          { result: expect.stringContaining('Total 10.00') },
+        ],
+        ['200,000 words', manyWords(200_000), { result: expect.stringContaining('w999') }],
+      ];
+      for (const [name, pdf, expected] of cases) {
+        expect(await outcome(engine, pdf), name).toMatchObject(expected);
+      }
+      try {
+        expect(await outcome(quick, nestedSaves(300_000))).toMatchObject({
+          code: 'PDF_TOO_COMPLEX',
+          at: 'read',
+        });
+      } finally {
+        await quick.close();
+      }
+      expect((await outcome(engine, await makeTextPdf([{ lines: INVOICE_LINES }]))) as object).toMatchObject({
+        result: expect.stringContaining('TAX INVOICE'),
+      });
+      expect(peak()).toBeLessThan(1536 * MB);
+    },
+  );
 
   it('reads other documents while a hostile one is being read', async () => {
     // The hostile file would take its whole time limit (here far longer than the test): the ordinary
@@ -116,18 +135,22 @@ describe('hostile PDFs through the library', () => {
     await expect(reading).rejects.toMatchObject({ code: 'ENGINE_CLOSED' });
   });
 
-  it('reads four hostile files at once within bounded memory, each failing on its own', async () => {
-    // A smaller memory budget than the default keeps the test short; the bound holds the same way.
-    engine = createEngine({ pdf: { callTimeoutMs: 5000, memoryBudgetMb: 384 } });
-    const peak = watchMemory();
-    const files = await Promise.all(Array.from({ length: 4 }, () => engine!.upload(manyImages(40, 6000))));
-    const results = await Promise.allSettled(files.map((f) => engine!.ingest(f.fileId)));
-    for (const result of results) {
-      expect(result).toMatchObject({
-        status: 'rejected',
-        reason: { code: expect.stringMatching(/^PDF_(RESOURCE_LIMIT|TOO_COMPLEX)$/) },
-      });
-    }
-    expect(peak()).toBeLessThan(1536 * MB);
-  });
+  it(
+    'reads four hostile files at once within bounded memory, each failing on its own',
+    { timeout: 300_000 },
+    async () => {
+      // A smaller memory budget than the default keeps the test short; the bound holds the same way.
+      engine = createEngine({ pdf: { callTimeoutMs: 5000, memoryBudgetMb: 384 } });
+      const peak = watchMemory();
+      const files = await Promise.all(Array.from({ length: 4 }, () => engine!.upload(manyImages(40, 6000))));
+      const results = await Promise.allSettled(files.map((f) => engine!.ingest(f.fileId)));
+      for (const result of results) {
+        expect(result).toMatchObject({
+          status: 'rejected',
+          reason: { code: expect.stringMatching(/^PDF_(RESOURCE_LIMIT|TOO_COMPLEX)$/) },
+        });
+      }
+      expect(peak()).toBeLessThan(1536 * MB);
+    },
+  );
 });

@@ -17,6 +17,9 @@ import {
 } from '../../bench/lib/hostile-pdfs.js';
 import { exited, invoicePdf, parseLines, peakRssMb, spawnCli } from './cli-helpers.js';
 
+/** The codes of a file that needs too much memory: memory's, or time's when a busy machine gets there first. */
+const RESOURCE = /^PDF_(RESOURCE_LIMIT|TOO_COMPLEX)$/;
+
 let dir: string;
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'docex-hostile-cli-'));
@@ -42,32 +45,39 @@ function codes(stdout: string): Record<string, string> {
 }
 
 describe('docex extract on hostile files', () => {
-  it('gives each its error line within bounded memory and reads the ordinary file among them', async () => {
-    const folder = await writeAll('one-by-one', {
-      'a-jpeg-header.pdf': jpegHeaderBomb(65_000),
-      'b-flate-content.pdf': flateContentBomb(1024),
-      'c-flate-image.pdf': flateImageBomb(60_000, 64),
-      'd-long-string.pdf': longString(20_000_000),
-      'e-invoice.pdf': await invoicePdf(),
-      'f-many-images.pdf': manyImages(40, 6000),
-    });
-    const child = spawnCli(['extract', folder, '--concurrency', '1', '--threads', '1'], undefined, {
-      peakMemory: true,
-    });
-    const { code } = await exited(child);
-    expect(code, child.output.stderr).toBe(1);
-    expect(codes(child.output.stdout)).toEqual({
-      'a-jpeg-header.pdf': 'PDF_RESOURCE_LIMIT',
-      'b-flate-content.pdf': 'PDF_RESOURCE_LIMIT',
-      'c-flate-image.pdf': 'PDF_RESOURCE_LIMIT',
-      'd-long-string.pdf': 'PDF_RESOURCE_LIMIT',
-      'e-invoice.pdf': 'FINALISED',
-      'f-many-images.pdf': 'PDF_RESOURCE_LIMIT',
-    });
-    expect(peakRssMb(child.output.stderr)).toBeLessThan(1536);
-  });
+  it(
+    'gives each its error line within bounded memory and reads the ordinary file among them',
+    { timeout: 180_000 },
+    async () => {
+      const folder = await writeAll('one-by-one', {
+        'a-jpeg-header.pdf': jpegHeaderBomb(65_000),
+        'b-flate-content.pdf': flateContentBomb(1024),
+        'c-flate-image.pdf': flateImageBomb(60_000, 64),
+        'd-long-string.pdf': longString(20_000_000),
+        'e-invoice.pdf': await invoicePdf(),
+        'f-many-images.pdf': manyImages(40, 6000),
+      });
+      const child = spawnCli(['extract', folder, '--concurrency', '1', '--threads', '1'], undefined, {
+        peakMemory: true,
+      });
+      const { code } = await exited(child);
+      expect(code, child.output.stderr).toBe(1);
+      // Files refused by their declared sizes always get the memory code; files that fill memory get it,
+      // or time's when a busy machine reaches the time limit first (the memory is bounded either way).
+      expect(codes(child.output.stdout)).toEqual({
+        'a-jpeg-header.pdf': 'PDF_RESOURCE_LIMIT',
+        'b-flate-content.pdf': 'PDF_RESOURCE_LIMIT',
+        'c-flate-image.pdf': 'PDF_RESOURCE_LIMIT',
+        'd-long-string.pdf': expect.stringMatching(RESOURCE),
+        'e-invoice.pdf': 'FINALISED',
+        'f-many-images.pdf': expect.stringMatching(RESOURCE),
+      });
+      expect(peakRssMb(child.output.stderr)).toBeLessThan(1536);
+    },
+  );
 
-  it('reads four hostile files at once (--concurrency 4) within 2 GB', async () => {
+  // No timing is asserted: a loaded machine may take minutes over four such files.
+  it('reads four hostile files at once (--concurrency 4) within 2 GB', { timeout: 300_000 }, async () => {
     const folder = await writeAll('four', {
       '1.pdf': manyImages(40, 6000),
       '2.pdf': longString(20_000_000),
@@ -79,7 +89,9 @@ describe('docex extract on hostile files', () => {
     });
     const { code } = await exited(child);
     expect(code, child.output.stderr).toBe(1);
-    expect(Object.values(codes(child.output.stdout))).toEqual(Array(4).fill('PDF_RESOURCE_LIMIT'));
+    const ended = Object.values(codes(child.output.stdout));
+    expect(ended).toHaveLength(4);
+    for (const code of ended) expect(code).toMatch(RESOURCE);
     expect(peakRssMb(child.output.stderr)).toBeLessThan(2048);
   });
 

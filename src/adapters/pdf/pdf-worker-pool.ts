@@ -372,7 +372,13 @@ export function createPdfWorkerPool(options: PdfWorkerPoolOptions = {}): PdfWork
 
     private leased(): Promise<Slot> {
       this.lease ??= (async () => {
-        if (this.retried) this.endTurn ??= await takeRetryTurn();
+        if (this.retried && !this.endTurn) {
+          // Waiting for its turn counts against the document's time: a document read again after a
+          // memory stop still ends within its time, however many wait before it.
+          const waiting = performance.now();
+          this.endTurn = await takeRetryTurn();
+          this.busyMs += performance.now() - waiting;
+        }
         const slot = await acquire();
         try {
           const copy = new Uint8Array(this.bytes);

@@ -48,7 +48,7 @@ describe('PDF worker pool: bounds on hostile documents', () => {
   const invoice = () => makeTextPdf([{ lines: INVOICE_LINES }]);
 
   it('stops a page that never finishes (graphics state saved 300,000 times) with PDF_TOO_COMPLEX, then reads on', async () => {
-    pool = createPdfWorkerPool({ workers: 1, callTimeoutMs: 1000 });
+    pool = createPdfWorkerPool({ workers: 1, callTimeoutMs: 3000 });
     await expect(readAll(pool, nestedSaves(300_000))).rejects.toMatchObject({ code: 'PDF_TOO_COMPLEX' });
     expect(pool.stats().ended.timeout).toBe(1);
     // The one thread was replaced: the next document is read.
@@ -64,14 +64,25 @@ describe('PDF worker pool: bounds on hostile documents', () => {
 
   it('ends a thread past its JavaScript heap limit with PDF_RESOURCE_LIMIT', async () => {
     // One string of 20 million characters in a 20 KB file: pdf.js builds its text out of JavaScript objects.
-    pool = createPdfWorkerPool({ workers: 1, heapMb: 128 });
+    // Time limits far beyond what reaching the limit takes on any machine: the limit decides.
+    pool = createPdfWorkerPool({
+      workers: 1,
+      heapMb: 128,
+      callTimeoutMs: 600_000,
+      documentTimeoutMs: 600_000,
+    });
     await expect(readAll(pool, longString(20_000_000))).rejects.toMatchObject({ code: 'PDF_RESOURCE_LIMIT' });
     expect(pool.stats().ended.heap).toBe(1);
   });
 
   it('ends the thread whose pictures fill memory (PDF_RESOURCE_LIMIT) while another document beside it is read', async () => {
     // 40 pictures of 36 million pixels, each within the per-picture limits: 1.4 GB once decoded.
-    pool = createPdfWorkerPool({ workers: 2, memoryBudgetMb: 256 });
+    pool = createPdfWorkerPool({
+      workers: 2,
+      memoryBudgetMb: 256,
+      callTimeoutMs: 600_000,
+      documentTimeoutMs: 600_000,
+    });
     const [bomb, fine] = await Promise.allSettled([
       readAll(pool, manyImages(40, 6000)),
       readAll(pool, await invoice()),
