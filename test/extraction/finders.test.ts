@@ -316,6 +316,29 @@ describe('identifiers', () => {
     await expectPrinted(doc, 'document.supplierTaxId', 'DE136695976', { line: vat, part: 'DE136695976' });
   });
 
+  it("takes the supplier's VAT id from its footer over the buyer's, printed in the buyer's block", async () => {
+    const s = sheet();
+    s.put(50, 60, 'Beispiel GmbH', 20, true);
+    s.put(50, 130, 'Rechnung an:');
+    s.put(50, 146, 'Kunden AG Mitte');
+    s.put(50, 162, 'Hauptstrasse 5, 10115 Berlin');
+    s.put(50, 178, 'USt-IdNr.: DE123456788');
+    s.put(350, 130, 'Rechnungsnummer: R-2024-17');
+    s.put(350, 500, 'Gesamtbetrag 119,00 EUR');
+    const vat = s.put(50, 780, 'Beispiel GmbH - Amtsgericht Köln - USt-IdNr.: DE136695976', 8);
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.supplierTaxId', 'DE136695976', { line: vat, part: 'DE136695976' });
+    // Alone, the buyer's id is answered only with doubt.
+    const alone = sheet();
+    alone.put(50, 60, 'Beispiel GmbH', 20, true);
+    alone.put(50, 130, 'Rechnung an:');
+    alone.put(50, 146, 'Kunden AG Mitte');
+    alone.put(50, 162, 'USt-IdNr.: DE136695976');
+    alone.put(350, 500, 'Gesamtbetrag 119,00 EUR');
+    const onlyBuyer = await extractLines(engine, alone.lines);
+    expect(onlyBuyer.field('document.supplierTaxId').confidence).toBeLessThan(0.5);
+  });
+
   it("takes the supplier's French VAT id, never the customer's", async () => {
     const s = sheet();
     s.put(50, 60, 'Exemple SARL', 20, true);

@@ -2,6 +2,7 @@ import { LABELS, type LabelSet } from '../labels.js';
 import { READERS, type Reader } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
+import { customerBlockTokens } from './customer-block.js';
 import { findLabels, patternValues, valuesNear, type Candidate } from './labelled.js';
 
 /** Labels that announce the customer's id, not the supplier's. */
@@ -70,8 +71,17 @@ export function findIdentifiers(
   const customerTokens = new Set(
     findLabels(view, CUSTOMER_VAT).flatMap((hit) => hit.row.tokens.map((t) => t.id)),
   );
+  // An id printed in the buyer's block ("Bill to", "Kunde"...) is the buyer's: kept only as a doubtful
+  // last resort, far behind any other.
+  const buyerBlock = customerBlockTokens(view);
   const supplierTaxId = best(
-    [...vatLabelled, ...vatAnywhere].filter((c) => !c.tokens.some((t) => customerTokens.has(t.id))),
+    [...vatLabelled, ...vatAnywhere]
+      .filter((c) => !c.tokens.some((t) => customerTokens.has(t.id)))
+      .map((c) =>
+        c.tokens.some((t) => buyerBlock.has(t.id))
+          ? { ...c, score: c.score * 0.3, source: `${c.source}+buyer-block` }
+          : c,
+      ),
   );
 
   const abnRead = READERS.abn!;

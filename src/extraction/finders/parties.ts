@@ -1,6 +1,7 @@
 import { ADDRESS_WORDS, COMPANY_WORDS, LABELS, LEGAL_FORMS, type LabelSet } from '../labels.js';
 import { normaliseText } from '../normalise/text.js';
 import type { DocumentView, ViewToken } from '../view.js';
+import { customerBlockTokens } from './customer-block.js';
 import { findLabels, type Candidate } from './labelled.js';
 
 /** A run of words of one token-layer line, cut at separators such as "●", "|" or " - ". */
@@ -345,28 +346,6 @@ function addressAfter(
 
 /** The customer's labels, strong ones only (label sets are constants: matched once per document). */
 const CUSTOMER_LABELS: LabelSet = { strong: LABELS.customerName!.strong };
-/** Those that announce a block of the customer's lines ("to" and "attention" may stand in a sentence). */
-const CUSTOMER_BLOCK: LabelSet = {
-  strong: LABELS.customerName!.strong.filter((l) => l !== 'to' && l !== 'attention' && l !== 'attn'),
-};
-
-/** Tokens of the block announced by "Bill to", "Customer", "Kunde"...: not the supplier. */
-function customerBlockTokens(view: DocumentView): Set<number> {
-  const ids = new Set<number>();
-  for (const hit of findLabels(view, CUSTOMER_BLOCK)) {
-    const labelToken = hit.row.tokens[hit.start]!;
-    const block = view.layer.lines[labelToken.lineId]?.blockId;
-    const blockLines = new Set(view.layer.lines.filter((l) => l.blockId === block).map((l) => l.id));
-    for (const t of view.tokens) if (blockLines.has(t.lineId)) ids.add(t.id);
-    // The lines right under the label, when the label stands alone on its line.
-    for (const row of view.rows.slice(hit.row.index + 1, hit.row.index + 4)) {
-      for (const t of row.tokens)
-        if (t.u.x0 >= hit.box.x0 - 0.05 && t.u.x0 <= hit.box.x1 + 0.2) ids.add(t.id);
-    }
-  }
-  return ids;
-}
-
 /** A name: a few words starting with a capital or digit, not a sentence or a contact line. */
 function isNameLike(text: string): boolean {
   const words = text.trim().split(/\s+/);

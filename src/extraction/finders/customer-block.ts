@@ -1,0 +1,33 @@
+import { LABELS, type LabelSet } from '../labels.js';
+import type { DocumentView } from '../view.js';
+import { findLabels } from './labelled.js';
+
+/** Labels that announce a block of the customer's lines ("to" and "attention" may stand in a sentence). */
+const CUSTOMER_BLOCK: LabelSet = {
+  strong: LABELS.customerName!.strong.filter((l) => l !== 'to' && l !== 'attention' && l !== 'attn'),
+};
+
+const blocks = new WeakMap<DocumentView, Set<number>>();
+
+/**
+ * Tokens of the block announced by "Bill to", "Customer", "Kunde", "Acheteur"...: the buyer's lines,
+ * so what is printed there (a name, a VAT id) is the buyer's, not the supplier's. The layout block of
+ * the label, and the lines right under a label that stands alone on its line. Found once per document.
+ */
+export function customerBlockTokens(view: DocumentView): Set<number> {
+  const known = blocks.get(view);
+  if (known) return known;
+  const ids = new Set<number>();
+  for (const hit of findLabels(view, CUSTOMER_BLOCK)) {
+    const labelToken = hit.row.tokens[hit.start]!;
+    const block = view.layer.lines[labelToken.lineId]?.blockId;
+    const blockLines = new Set(view.layer.lines.filter((l) => l.blockId === block).map((l) => l.id));
+    for (const t of view.tokens) if (blockLines.has(t.lineId)) ids.add(t.id);
+    for (const row of view.rows.slice(hit.row.index + 1, hit.row.index + 4)) {
+      for (const t of row.tokens)
+        if (t.u.x0 >= hit.box.x0 - 0.05 && t.u.x0 <= hit.box.x1 + 0.2) ids.add(t.id);
+    }
+  }
+  blocks.set(view, ids);
+  return ids;
+}
