@@ -32,6 +32,7 @@ export async function collectDocuments(dirs: string[], cache: string | undefined
                 value: c.value,
                 features: features[k]!,
                 ocr: c.tokens.some((t) => t.source === 'ocr'),
+                broad: c.source === 'broad',
               })),
             ),
         });

@@ -6,7 +6,7 @@
 export function trainLogistic(
   features: readonly (readonly number[])[],
   labels: readonly boolean[],
-  options: { l2?: number; iterations?: number } = {},
+  options: { l2?: number; iterations?: number; weights?: readonly number[] } = {},
 ): number[] {
   const l2 = options.l2 ?? 1;
   const iterations = options.iterations ?? 25;
@@ -20,8 +20,9 @@ export function trainLogistic(
       let z = 0;
       for (let i = 0; i < d; i++) z += w[i]! * x[i]!;
       const p = 1 / (1 + Math.exp(-z));
-      const r = p - (labels[n] ? 1 : 0);
-      const s = Math.max(p * (1 - p), 1e-6);
+      const weight = options.weights?.[n] ?? 1;
+      const r = weight * (p - (labels[n] ? 1 : 0));
+      const s = weight * Math.max(p * (1 - p), 1e-6);
       for (let i = 0; i < d; i++) {
         const xi = x[i]!;
         if (xi === 0) continue;

@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- <corpus dir> [--out results.jsonl] [--report report.json] [--cache DIR] [--cv family] [--split]`
+ * `npm run eval -- <corpus dir> [--out results.jsonl] [--report report.json] [--cache DIR] [--cv family [--train-with DIR]...] [--split]`
  *
  * Runs the engine over a corpus in the format of shared/corpus/dev (each document beside a JSON ground
  * truth), writes one result line per document in the format of `docex extract --out`, and prints
@@ -7,8 +7,9 @@
  * reliability table with the expected calibration error. `--cache` keeps token layers between runs
  * (documents are read once); the ranking models and calibration curves are fitted by `npm run train`;
  * `--cv family` reports leave-one-family-out cross-validated figures beside the in-sample ones (the
- * ranking models and the calibration are fitted without the family scored) and writes the held-out
- * results beside `--out` (`...-cv.jsonl`).
+ * ranking models and the calibration are fitted without the family scored; `--train-with` adds corpora,
+ * the generated one, that teach every fold but are not scored) and writes the held-out results beside
+ * `--out` (`...-cv.jsonl`).
  * `--split` scores svc.split instead on the multi-document files (boundary precision, recall, F1, files
  * split exactly, and extraction on the children beside the same documents alone); `--out` then gets
  * the lines of `docex split`, which ../shared/tools/score_split.py reads.
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
       cache: { type: 'string' },
       split: { type: 'boolean', default: false },
       cv: { type: 'string' },
+      'train-with': { type: 'string', multiple: true, default: [] },
     },
   });
   const dir = positionals[0];
@@ -145,8 +147,17 @@ async function main(): Promise<void> {
   if (values.cv === 'family') {
     // Everything fitted from data is fitted again without the family scored: the ranking models and
     // the calibration curves (src/evaluation/ranker-training.ts), from the same candidates.
-    const documents = await collectDocuments([dir], values.cache);
-    const held = crossValidatedFields(documents, familyOf);
+    // Corpora given with --train-with (the generated one) teach every fold, as they teach the shipped
+    // model, and are not scored here.
+    const extra = values['train-with'] ?? [];
+    const documents = await collectDocuments([dir, ...extra], values.cache);
+    const prefix = extra.length > 0 ? `${path.basename(path.resolve(dir))}/` : '';
+    const all = crossValidatedFields(documents, familyOf);
+    const held = new Map(
+      [...all]
+        .filter(([file]) => file.startsWith(prefix))
+        .map(([file, fields]) => [file.slice(prefix.length), fields]),
+    );
     // Fields nothing is fitted for (line-item tables) are the same in every fold: as read in sample.
     for (const [file, fields] of held) {
       const names = new Set(fields?.map((f) => f.name));

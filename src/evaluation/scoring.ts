@@ -107,6 +107,8 @@ export interface GroundTruth {
   format?: string;
   /** The template family (documents of one supplier or layout): the unit held out in cross-validation. */
   family?: string;
+  /** Where the document comes from; `generated` for the project's own generated corpus. */
+  source?: string;
   fields: Record<string, string | null>;
   accept?: Record<string, string[]>;
 }

@@ -10,6 +10,7 @@
  * cross-validated by family; writes the model (default src/extraction/ranker-model.json).
  */
 import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CALIBRATION } from '../extraction/calibration.js';
 import { collectDocuments } from './collect-candidates.js';
@@ -63,12 +64,6 @@ async function main(): Promise<void> {
     documents.map((d) => [d.truth.file, asResultFields(predict(d, model.fields), model.calibration)]),
   );
   const learnedCv = crossValidatedFields(documents, familyOf, outOfFold);
-  const reports = {
-    'finders, in sample (shipped curves)': scoreCorpus(truths, hand),
-    'finders, cross-validated': scoreCorpus(truths, handCv),
-    'learned, in sample': scoreCorpus(truths, learned),
-    'learned, cross-validated': scoreCorpus(truths, learnedCv),
-  };
   const log = (s: string) => process.stdout.write(s + '\n');
   log(`\n${documents.length} documents, ${new Set(truths.map(familyOf)).size} families`);
   log(
@@ -76,30 +71,54 @@ async function main(): Promise<void> {
       .map(([k, v]) => `${k} (${v.documents} documents)`)
       .join(', ')}`,
   );
-  for (const [name, report] of Object.entries(reports)) log(`  ${name.padEnd(38)} ${summary(report)}`);
-  const keys = Object.keys(reports['finders, cross-validated'].perField);
-  log('\nper field, cross-validated: finders -> learned');
-  for (const key of keys) {
-    const a = reports['finders, cross-validated'].perField[key]!;
-    const b = reports['learned, cross-validated'].perField[key]!;
-    log(`  ${key.padEnd(16)} n=${String(a.n).padStart(4)}  ${pct(a.accuracy)} % -> ${pct(b.accuracy)} %`);
+  // Each corpus reported on its own (the models are fitted on all of them, out of fold).
+  const corpora = positionals.map((dir) => {
+    const name = path.basename(path.resolve(dir));
+    return { dir, name, prefix: positionals.length > 1 ? `${name}/` : '' };
+  });
+  for (const corpus of corpora) {
+    const own = truths.filter((t) => t.file.startsWith(corpus.prefix));
+    const reports = {
+      'finders, in sample (shipped curves)': scoreCorpus(own, hand),
+      'finders, cross-validated': scoreCorpus(own, handCv),
+      'learned, in sample': scoreCorpus(own, learned),
+      'learned, cross-validated': scoreCorpus(own, learnedCv),
+    };
+    log(`\n== ${corpus.name}: ${own.length} documents, ${new Set(own.map(familyOf)).size} families`);
+    for (const [name, report] of Object.entries(reports)) log(`  ${name.padEnd(38)} ${summary(report)}`);
+    log('  per field, cross-validated: finders -> learned');
+    for (const key of Object.keys(reports['finders, cross-validated'].perField)) {
+      const a = reports['finders, cross-validated'].perField[key]!;
+      const b = reports['learned, cross-validated'].perField[key]!;
+      log(`    ${key.padEnd(16)} n=${String(a.n).padStart(4)}  ${pct(a.accuracy)} % -> ${pct(b.accuracy)} %`);
+    }
+    log('  by document type, cross-validated: finders -> learned');
+    for (const [type, a] of Object.entries(reports['finders, cross-validated'].byType)) {
+      const b = reports['learned, cross-validated'].byType[type]!;
+      log(
+        `    ${type.padEnd(26)} n=${String(a.n).padStart(4)}  ${pct(a.accuracy)} % -> ${pct(b.accuracy)} %`,
+      );
+    }
   }
-  log('\nby document type, cross-validated: finders -> learned');
-  for (const [type, a] of Object.entries(reports['finders, cross-validated'].byType)) {
-    const b = reports['learned, cross-validated'].byType[type]!;
-    log(`  ${type.padEnd(26)} n=${String(a.n).padStart(4)}  ${pct(a.accuracy)} % -> ${pct(b.accuracy)} %`);
-  }
+  // The first corpus's held-out results, named as in that corpus (score.py reads them).
+  const first = corpora[0]!;
   writeFileSync(
     values['cv-out'],
     truths
+      .filter((t) => t.file.startsWith(first.prefix))
       .map((t) =>
-        JSON.stringify({ file: t.file, status: 'FINALISED', results: { fields: learnedCv.get(t.file) } }),
+        JSON.stringify({
+          file: t.file.slice(first.prefix.length),
+          status: 'FINALISED',
+          results: { fields: learnedCv.get(t.file) },
+        }),
       )
       .join('\n') + '\n',
   );
   writeFileSync(values.out, JSON.stringify(model, null, 1) + '\n');
   log(
-    `\nmodel written to ${values.out}; cross-validated results in ${values['cv-out']} (score with shared/tools/score.py)`,
+    `\nmodel written to ${values.out}; cross-validated results of ${first.name} in ${values['cv-out']} ` +
+      '(score with shared/tools/score.py)',
   );
 }
 

@@ -1,4 +1,5 @@
 import type { FieldDefinition } from '../products/types.js';
+import { customerBlockTokens } from './finders/customer-block.js';
 import { findLabels, type Candidate } from './finders/labelled.js';
 import { COMPANY_WORDS, LABELS, LEGAL_FORMS } from './labels.js';
 import type { DocumentView } from './view.js';
@@ -56,6 +57,7 @@ export const FEATURE_NAMES = [
   'payment-label-left',
   'label-gap',
   'broad',
+  'buyer-block',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -202,6 +204,7 @@ export function candidateFeatures(
   const dates = field.kind === 'date' ? list.map((c) => String(c.norm)).sort() : [];
   const tops = list.map((c) => Math.min(...c.tokens.map((t) => t.box.y0)));
   const highest = Math.min(...tops);
+  const buyer = customerBlockTokens(view);
   return list.map((c, i) => {
     const tokens = c.tokens;
     const text = tokens.map((t) => t.text).join(' ');
@@ -276,6 +279,7 @@ export function candidateFeatures(
         near.left && (near.left.set === 'cashTendered' || near.left.set === 'change') ? 1 : 0,
       'label-gap': clamp01(near.gap * 2),
       broad: source === 'broad' ? 1 : 0,
+      'buyer-block': tokens.some((t) => buyer.has(t.id)) ? 1 : 0,
     };
     return FEATURE_NAMES.map((name) => features[name]);
   });

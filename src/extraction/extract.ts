@@ -85,7 +85,8 @@ export function extractFields(layer: TokenLayer, options: ExtractFieldsOptions):
     const weights = weightsFor(ranker, field.name);
     const learned = weights !== undefined || options.collect !== undefined;
     // A learned ranking chooses among every reading of the field's kind, not only the finder's.
-    const found = learned ? withBroad(candidates(field), broad(field)) : candidates(field);
+    const own = candidates(field);
+    const found = learned ? withBroad(own, broad(field)) : own;
     let list: Candidate[] = found;
     if (learned && found.length > 0) {
       context ??= featureContext(view);
@@ -95,6 +96,9 @@ export function extractFields(layer: TokenLayer, options: ExtractFieldsOptions):
         // The model's probability stands in for the finder's score, in the model's order.
         const { order, scores } = rankCandidates(weights, features);
         list = order.map((i) => ({ ...found[i]!, score: scores[i]! }));
+        // Where the finder saw nothing, a reading elsewhere answers only when the model finds it more
+        // likely right than not: a field the document does not have stays empty.
+        if (own.length === 0 && (list[0]?.score ?? 0) < 0.5) list = [];
       }
     }
     return toResult(field, list, curves, groupOf(field));

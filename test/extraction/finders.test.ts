@@ -225,7 +225,8 @@ describe('dates', () => {
       const doc = await extractLines(engine, s.lines);
       const due = doc.field('invoice.dueDate');
       expect(due.confidence).toBeGreaterThan(0);
-      expect(due.confidence).toBeLessThan(doc.field('document.date').confidence);
+      // Worked out, not printed: no surer than the date it is worked out from.
+      expect(due.confidence).toBeLessThanOrEqual(doc.field('document.date').confidence);
       return due.value;
     };
     expect(await dueFrom('Payment terms: net 30 days')).toBe('2024-04-13');

@@ -1,11 +1,2 @@
-/** mulberry32: a small seeded PRNG, so failures of property tests reproduce. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: a small seeded PRNG, so failures of property tests reproduce (one implementation, in src). */
+export { mulberry32 } from '../../src/core/random.js';

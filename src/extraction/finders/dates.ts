@@ -44,7 +44,8 @@ export function findDates(
       dueDate.push({
         value: iso,
         norm: iso,
-        quality: 1,
+        // Worked out from the date: no surer a reading than the date (a day-month order only assumed).
+        quality: best.quality,
         tokens: best.tokens,
         score: 0.35 * best.score,
         source: 'payment-terms',
