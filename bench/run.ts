@@ -31,12 +31,14 @@
  *  10. hostile PDFs (bench/lib/hostile.ts): `docex serve` with its defaults fed the hostile corpus one
  *      file at a time and four at once: how each ended, in how long, the server's peak memory and the
  *      worst wait of another client meanwhile       vs  the same for an ordinary invoice
+ *  11. extract (bench/lib/extract.ts): extractFields on warm token layers of generated documents, ms a
+ *      page, the learned ranking                      vs  the finders' own order (before it)
  * Prints a table and writes bench/out/results.json. A missing native tool gives "n/a", never a failure;
  * an HTTP load test that lost anything fails the run (exit code 1, after the results are written).
  * Run: npm run bench
  * Some sections only: npm run bench -- --only queue   (or node dist/bench/run.js --only text,queue, or
  *   DOCEX_BENCH_ONLY=queue npm run bench); section names: text, ocr, pipeline, queue, rules, http,
- *   split, pg, batch, hostile.
+ *   split, pg, batch, hostile, extract.
  *   Such a partial run writes bench/out/results-<names>.json instead, so results.json stays the last
  *   full run.
  */
@@ -62,6 +64,7 @@ import { createSqlitePersistence } from '../src/adapters/persistence/sqlite-pers
 import { createTesseractOcr, englishModelDir } from '../src/adapters/ocr/tesseract-ocr.js';
 import { defaultThreads } from '../src/cli/main.js';
 import { createPdfjsReader } from '../src/adapters/pdf/pdfjs-reader.js';
+import { benchExtract } from './lib/extract.js';
 import { benchHostile } from './lib/hostile.js';
 import { createPdfLibCopier } from '../src/adapters/pdf/pdf-lib-copier.js';
 import { planSplit } from '../src/split/boundaries.js';
@@ -246,6 +249,7 @@ const SECTIONS = [
   'pg',
   'batch',
   'hostile',
+  'extract',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -2875,6 +2879,7 @@ async function main(): Promise<void> {
     const split = only.has('split') ? await benchSplit(tmp) : undefined;
     const pgSection = only.has('pg') ? await benchPg(tmp, log) : undefined;
     const batch = only.has('batch') ? await benchBatch(tmp) : undefined;
+    const extract = only.has('extract') ? await benchExtract(log) : undefined;
     let hostile: Awaited<ReturnType<typeof benchHostile>> | { ok: false; reason: string } | undefined;
     if (only.has('hostile')) {
       const found = docexBin();
@@ -3198,6 +3203,16 @@ async function main(): Promise<void> {
         info('  RSS slope over files 100-1000, MB per 100 files', fmt(l.slopeMbPer100Files)),
       );
     }
+    if (extract) {
+      rows.push({
+        metric: `Extraction on token layers, ms a page warm (${extract.pages} generated pages; baseline: the finders' own order)`,
+        docex: fmt(extract.learnedMsPerPage),
+        baseline: fmt(extract.findersMsPerPage),
+        ratio: fmt(extract.learnedMsPerPage / extract.findersMsPerPage),
+        target: '< 10 ms',
+        met: yesNo(extract.learnedMsPerPage < 10),
+      });
+    }
     if (hostile && 'reason' in hostile) rows.push(info('Hostile PDFs (docex serve)', na(hostile.reason)));
     else if (hostile) {
       const single = hostile.rows.filter((r) => r.name.startsWith('4 at once') === false);
@@ -3281,6 +3296,7 @@ async function main(): Promise<void> {
       pg: pgSection,
       batch,
       hostile,
+      extract,
       summary: rows,
     };
     // A partial run (--only) leaves results.json, the last full run, alone.

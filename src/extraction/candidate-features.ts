@@ -82,6 +82,8 @@ export interface FeatureContext {
   pageRows: Map<number, { first: number; count: number; tallest: number }>;
   /** Every label of the label sets below, by row (found once per document). */
   labels?: Map<number, LabelMark[]>;
+  /** Field-independent facts of each run of tokens candidates were read from. */
+  intrinsic: WeakMap<object, Intrinsic>;
 }
 
 /** A label printed on the page: which set, where, how strong. */
@@ -187,48 +189,146 @@ export function featureContext(view: DocumentView): FeatureContext {
       entry.tallest = Math.max(entry.tallest, row.height);
     }
   }
-  return { view, pageRows };
+  return { view, pageRows, intrinsic: new WeakMap() };
 }
 
 /** The features of every candidate of a field (the finder's order), FEATURE_NAMES long each. */
+/** What a candidate's tokens say whatever the field: worked out once per document and token run. */
+interface Intrinsic {
+  top: number;
+  cx: number;
+  cy: number;
+  firstPage: number;
+  rowOnPage: number;
+  printSize: number;
+  largestPrint: number;
+  ocr: number;
+  ocrConfidence: number;
+  ocrConfidenceMin: number;
+  tokens: number;
+  letters: number;
+  digits: number;
+  upperCase: number;
+  labelWords: number;
+  legalForm: number;
+  companyWord: number;
+  buyerBlock: number;
+  near: { left?: LabelMark; gap: number; above?: LabelMark };
+}
+
+function intrinsic(context: FeatureContext, tokens: Candidate['tokens']): Intrinsic {
+  let known = context.intrinsic.get(tokens);
+  if (known) return known;
+  const { view } = context;
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  let ocrCount = 0;
+  let ocrSum = 0;
+  let ocrMin = 1;
+  let letters = 0;
+  let upper = 0;
+  let digits = 0;
+  let chars = 0;
+  let labelWords = 0;
+  let keyed = 0;
+  let legal = 0;
+  let company = 0;
+  let buyerBlock = 0;
+  const buyer = customerBlockTokens(view);
+  for (const t of tokens) {
+    x0 = Math.min(x0, t.box.x0);
+    x1 = Math.max(x1, t.box.x1);
+    y0 = Math.min(y0, t.box.y0);
+    y1 = Math.max(y1, t.box.y1);
+    if (t.source === 'ocr') {
+      ocrCount++;
+      ocrSum += t.confidence;
+      ocrMin = Math.min(ocrMin, t.confidence);
+    }
+    for (let k = 0; k < t.text.length; k++) {
+      const code = t.text.charCodeAt(k);
+      if (code <= 32) continue;
+      chars++;
+      if (code >= 48 && code <= 57) digits++;
+      else if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
+        letters++;
+        if (code <= 90) upper++;
+      } else if (code > 127) {
+        const ch = t.text[k]!;
+        if (/\p{L}/u.test(ch)) {
+          letters++;
+          if (ch === ch.toUpperCase() && ch !== ch.toLowerCase()) upper++;
+        }
+      }
+    }
+    if (t.key.length > 0) {
+      keyed++;
+      if (LABEL_WORDS.has(t.key)) labelWords++;
+      if (LEGAL.has(t.key.replace(/\.$/, ''))) legal = 1;
+      if (COMPANY.has(t.key)) company = 1;
+    }
+    if (buyer.has(t.id)) buyerBlock = 1;
+  }
+  const first = tokens[0];
+  const page = first ? context.pageRows.get(first.pageNum) : undefined;
+  const heights = tokens.map((t) => t.height).sort((a, b) => a - b);
+  const height = heights[Math.floor(heights.length / 2)] ?? 0;
+  const row = first ? view.rows[first.row] : undefined;
+  known = {
+    top: tokens.length ? y0 : 0,
+    cx: tokens.length ? (x0 + x1) / 2 : 0,
+    cy: tokens.length ? (y0 + y1) / 2 : 0,
+    firstPage: first?.pageNum === 1 ? 1 : 0,
+    rowOnPage: row && page ? clamp01((row.index - page.first) / Math.max(1, page.count - 1)) : 0,
+    printSize: view.bodyHeight > 0 && height > 0 ? clamp(Math.log2(height / view.bodyHeight) / 2, -1, 1) : 0,
+    largestPrint: page && height > 0 && height >= 0.95 * page.tallest ? 1 : 0,
+    ocr: ocrCount > 0 ? 1 : 0,
+    ocrConfidence: clamp01(ocrCount ? ocrSum / ocrCount : 1),
+    ocrConfidenceMin: clamp01(ocrMin),
+    tokens: Math.min(1, tokens.length / 8),
+    letters: letters / (chars || 1),
+    digits: digits / (chars || 1),
+    upperCase: letters ? upper / letters : 0,
+    labelWords: keyed ? labelWords / keyed : 0,
+    legalForm: legal,
+    companyWord: company,
+    buyerBlock,
+    near: first ? labelsNear(context, first.row, x0, x1) : { gap: 1 },
+  };
+  context.intrinsic.set(tokens, known);
+  return known;
+}
+
 export function candidateFeatures(
   list: readonly Candidate[],
   context: FeatureContext,
   field: FieldDefinition,
 ): number[][] {
-  const { view } = context;
   const best = list[0]?.score ?? 0;
-  const values = list.map((c) => c.value);
-  const numbers = list.map((c) => (typeof c.norm === 'number' ? c.norm : Number.NaN));
-  const finite = numbers.filter((n) => Number.isFinite(n));
+  const counts = new Map<string, number>();
+  for (const c of list) counts.set(c.value, (counts.get(c.value) ?? 0) + 1);
+  let max = -Infinity;
+  let min = Infinity;
+  let finite = 0;
+  for (const c of list) {
+    if (typeof c.norm === 'number' && Number.isFinite(c.norm)) {
+      finite++;
+      max = Math.max(max, c.norm);
+      min = Math.min(min, c.norm);
+    }
+  }
   const dates = field.kind === 'date' ? list.map((c) => String(c.norm)).sort() : [];
-  const tops = list.map((c) => Math.min(...c.tokens.map((t) => t.box.y0)));
-  const highest = Math.min(...tops);
-  const buyer = customerBlockTokens(view);
+  const facts = list.map((c) => intrinsic(context, c.tokens));
+  let highest = Infinity;
+  for (const f of facts) highest = Math.min(highest, f.top);
+  const own = OWN_SET[field.name];
   return list.map((c, i) => {
-    const tokens = c.tokens;
-    const text = tokens.map((t) => t.text).join(' ');
-    const first = tokens[0];
-    const page = first ? context.pageRows.get(first.pageNum) : undefined;
-    const cx = tokens.length
-      ? (Math.min(...tokens.map((t) => t.box.x0)) + Math.max(...tokens.map((t) => t.box.x1))) / 2
-      : 0;
-    const cy = tokens.length ? (tops[i]! + Math.max(...tokens.map((t) => t.box.y1))) / 2 : 0;
-    const heights = tokens.map((t) => t.height).sort((a, b) => a - b);
-    const height = heights[Math.floor(heights.length / 2)] ?? 0;
-    const ocr = tokens.filter((t) => t.source === 'ocr');
-    const meanConfidence = ocr.length ? ocr.reduce((s, t) => s + t.confidence, 0) / ocr.length : 1;
-    const minConfidence = ocr.length ? Math.min(...ocr.map((t) => t.confidence)) : 1;
-    const letters = [...text].filter((ch) => /\p{L}/u.test(ch));
-    const chars = text.replace(/\s+/g, '').length || 1;
-    const keys = tokens.map((t) => t.key).filter((k) => k.length > 0);
-    const row = first ? view.rows[first.row] : undefined;
-    const value = numbers[i]!;
+    const f = facts[i]!;
     const source = c.source;
-    const x0 = tokens.length ? Math.min(...tokens.map((t) => t.box.x0)) : 0;
-    const x1 = tokens.length ? Math.max(...tokens.map((t) => t.box.x1)) : 0;
-    const near = first ? labelsNear(context, first.row, x0, x1) : { gap: 1 };
-    const own = OWN_SET[field.name];
+    const value = typeof c.norm === 'number' ? c.norm : Number.NaN;
+    const near = f.near;
     const features: Record<FeatureName, number> = {
       bias: 1,
       score: clamp01(c.score),
@@ -243,33 +343,30 @@ export function candidateFeatures(
       'agrees-with-other-fields': /\+(sum|due|change)/.test(source) ? 1 : 0,
       'has-label': c.label ? 1 : 0,
       quality: clamp01(c.quality),
-      y: clamp01(cy),
-      x: clamp01(cx),
-      'top-quarter': cy < 0.25 ? 1 : 0,
-      'bottom-third': cy > 0.66 ? 1 : 0,
-      'first-page': first?.pageNum === 1 ? 1 : 0,
-      'row-on-page': row && page ? clamp01((row.index - page.first) / Math.max(1, page.count - 1)) : 0,
-      'print-size':
-        view.bodyHeight > 0 && height > 0 ? clamp(Math.log2(height / view.bodyHeight) / 2, -1, 1) : 0,
-      'largest-print': page && height > 0 && height >= 0.95 * page.tallest ? 1 : 0,
-      ocr: ocr.length > 0 ? 1 : 0,
-      'ocr-confidence': clamp01(meanConfidence),
-      'ocr-confidence-min': clamp01(minConfidence),
-      'same-value-count': Math.min(1, (values.filter((v) => v === c.value).length - 1) / 3),
-      tokens: Math.min(1, tokens.length / 8),
-      letters: letters.length / chars,
-      digits: [...text].filter((ch) => ch >= '0' && ch <= '9').length / chars,
-      'upper-case': letters.length
-        ? letters.filter((ch) => ch === ch.toUpperCase() && ch !== ch.toLowerCase()).length / letters.length
-        : 0,
-      'label-words': keys.length ? keys.filter((k) => LABEL_WORDS.has(k)).length / keys.length : 0,
-      'legal-form': keys.some((k) => LEGAL.has(k.replace(/\.$/, ''))) ? 1 : 0,
-      'company-word': keys.some((k) => COMPANY.has(k)) ? 1 : 0,
-      'largest-value': finite.length > 1 && value === Math.max(...finite) ? 1 : 0,
-      'smallest-value': finite.length > 1 && value === Math.min(...finite) ? 1 : 0,
+      y: clamp01(f.cy),
+      x: clamp01(f.cx),
+      'top-quarter': f.cy < 0.25 ? 1 : 0,
+      'bottom-third': f.cy > 0.66 ? 1 : 0,
+      'first-page': f.firstPage,
+      'row-on-page': f.rowOnPage,
+      'print-size': f.printSize,
+      'largest-print': f.largestPrint,
+      ocr: f.ocr,
+      'ocr-confidence': f.ocrConfidence,
+      'ocr-confidence-min': f.ocrConfidenceMin,
+      'same-value-count': Math.min(1, ((counts.get(c.value) ?? 1) - 1) / 3),
+      tokens: f.tokens,
+      letters: f.letters,
+      digits: f.digits,
+      'upper-case': f.upperCase,
+      'label-words': f.labelWords,
+      'legal-form': f.legalForm,
+      'company-word': f.companyWord,
+      'largest-value': finite > 1 && value === max ? 1 : 0,
+      'smallest-value': finite > 1 && value === min ? 1 : 0,
       'earliest-value': dates.length > 1 && String(c.norm) === dates[0] ? 1 : 0,
       'latest-value': dates.length > 1 && String(c.norm) === dates[dates.length - 1] ? 1 : 0,
-      'highest-on-page': list.length > 1 && tops[i] === highest ? 1 : 0,
+      'highest-on-page': list.length > 1 && f.top === highest ? 1 : 0,
       'currency-printed': c.currency ? 1 : 0,
       'own-label-left': near.left && near.left.set === own ? near.left.strength : 0,
       'own-label-above': near.above && near.above.set === own ? near.above.strength : 0,
@@ -279,7 +376,7 @@ export function candidateFeatures(
         near.left && (near.left.set === 'cashTendered' || near.left.set === 'change') ? 1 : 0,
       'label-gap': clamp01(near.gap * 2),
       broad: source === 'broad' ? 1 : 0,
-      'buyer-block': tokens.some((t) => buyer.has(t.id)) ? 1 : 0,
+      'buyer-block': f.buyerBlock,
     };
     return FEATURE_NAMES.map((name) => features[name]);
   });
