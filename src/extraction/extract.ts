@@ -81,7 +81,7 @@ export function extractFields(layer: TokenLayer, options: ExtractFieldsOptions):
   const curves = options.calibration ?? ranker?.calibration ?? CALIBRATION;
   let context: FeatureContext | undefined;
   return options.fields.map((field) => {
-    if (field.kind === 'table') return tableField(view, field);
+    if (field.kind === 'table') return tableField(view, field, hints);
     const weights = weightsFor(ranker, field.name);
     const learned = weights !== undefined || options.collect !== undefined;
     // A learned ranking chooses among every reading of the field's kind, not only the finder's.
@@ -148,8 +148,11 @@ function toResult(
   };
 }
 
-function tableField(view: DocumentView, field: FieldDefinition): VerboseFieldResult {
-  const table = findLineItems(view);
+function tableField(view: DocumentView, field: FieldDefinition, hints: DocumentHints): VerboseFieldResult {
+  const table = findLineItems(
+    view,
+    hints.decimalSeparator ? { decimalSeparator: hints.decimalSeparator } : {},
+  );
   if (!table) return { name: field.name, value: null, confidence: 0, boundingBox: null };
   return {
     name: field.name,

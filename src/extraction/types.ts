@@ -7,10 +7,18 @@ export interface BoundingBox {
   tokenIds: number[];
 }
 
-/** A line-item table: `{headers, rows}`, a cell `{value, boundingBox}` or null. */
+/** What a line-item column holds, told from its heading. */
+export type ColumnRole = 'description' | 'quantity' | 'unitPrice' | 'amount' | 'taxRate' | 'code' | 'unit';
+
+/**
+ * A line-item table: `{headers, rows}`, a cell `{value, boundingBox}` or null; `types` gives each
+ * column's role in the order of `headers` (null when the heading tells none), so a program knows which
+ * cell is the quantity whatever the document calls it.
+ */
 export interface TableValue {
   headers: string[];
   rows: Array<Array<{ value: string; boundingBox: BoundingBox | null } | null>>;
+  types?: Array<ColumnRole | null>;
 }
 
 /** One field of a result, exactly the spec's field object. */

@@ -2,7 +2,7 @@ import { DocexError, type ErrorDetail } from '../core/errors.js';
 import type { StoredTask } from '../core/jobs.js';
 import type { Condition, Prediction } from '../conditions/types.js';
 import { READERS } from '../extraction/readers.js';
-import type { BoundingBox, TableValue, VerboseFieldResult } from '../extraction/types.js';
+import type { BoundingBox, ColumnRole, TableValue, VerboseFieldResult } from '../extraction/types.js';
 import type { FieldKind } from '../products/types.js';
 
 /** A review task as the library and the HTTP surface show it (decisions.md), plus its history. */
@@ -264,8 +264,28 @@ function checkTable(raw: unknown): Checked {
     }
     rows.push(cells);
   }
-  return ok({ headers: table.headers as string[], rows });
+  // Column roles (`types`), when given, are kept: one per heading, a known role or null.
+  const types = (raw as { types?: unknown }).types;
+  if (types === undefined) return ok({ headers: table.headers as string[], rows });
+  if (
+    !Array.isArray(types) ||
+    types.length !== table.headers.length ||
+    !types.every((t) => t === null || (typeof t === 'string' && COLUMN_ROLES.has(t)))
+  ) {
+    return problem(`must have types, one per heading: null or one of ${[...COLUMN_ROLES].join(', ')}`);
+  }
+  return ok({ headers: table.headers as string[], rows, types: types as Array<ColumnRole | null> });
 }
+
+const COLUMN_ROLES: ReadonlySet<string> = new Set<ColumnRole>([
+  'description',
+  'quantity',
+  'unitPrice',
+  'amount',
+  'taxRate',
+  'code',
+  'unit',
+]);
 
 function isBox(value: unknown): value is BoundingBox {
   const box = value as BoundingBox | null;

@@ -618,6 +618,8 @@ describe('line items', () => {
     const field = doc.field('invoice.lineitems');
     const table = field.value as TableValue;
     expect(table.headers).toEqual(['Description', 'Qty', 'Unit Price', 'Amount']);
+    // Each column's role, whatever its heading says it in words.
+    expect(table.types).toEqual(['description', 'quantity', 'unitPrice', 'amount']);
     expect(cellValues(table)).toEqual([
       ['Widgets, large', '4', '30.00', '120.00'],
       ['Installation and setup on customer premises', '2', '45.00', '90.00'],
@@ -676,6 +678,44 @@ describe('line items', () => {
     expect(tokenTexts(doc.layer, cell.boundingBox)).toEqual(['30.00']);
     expectBoxOver(cell.boundingBox, await drawnUnion(delivery), 2, 'page 2 cell');
     await expectPrinted(doc, 'invoice.total', '175.00', total, { pageNum: 2 });
+  });
+
+  it('tells the columns by their arithmetic, not by what their headings say', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    // "Preço" (unknown word) prints the quantity; "Price" prints the amount; "Total" the unit price:
+    // only quantity x unit price = amount tells them apart.
+    for (const [x, text] of [
+      [50, 'Item'],
+      [250, 'Preço'],
+      [310, 'Total'],
+      [380, 'VAT'],
+      [470, 'Price'],
+    ] as const)
+      s.put(x, 200, text, 11, true);
+    s.put(50, 220, 'Widgets, large');
+    s.put(250, 220, '4');
+    s.put(310, 220, '30.00');
+    s.put(380, 220, '20%');
+    s.put(470, 220, '120.00');
+    s.put(50, 238, 'Gadgets');
+    s.put(250, 238, '3');
+    s.put(310, 238, '2.50');
+    s.put(380, 238, '20%');
+    s.put(470, 238, '7.50');
+    // A totals line in the table's right half, in words no list knows, ends the items.
+    s.put(300, 262, 'Somme nette');
+    s.put(470, 262, '127.50');
+    s.put(300, 280, 'Total');
+    s.put(470, 280, '153.00');
+    const doc = await extractLines(engine, s.lines);
+    const table = doc.value('invoice.lineitems') as TableValue;
+    expect(table.headers).toEqual(['Item', 'Preço', 'Total', 'VAT', 'Price']);
+    expect(table.types).toEqual(['description', 'quantity', 'unitPrice', 'taxRate', 'amount']);
+    expect(cellValues(table)).toEqual([
+      ['Widgets, large', '4', '30.00', '20%', '120.00'],
+      ['Gadgets', '3', '2.50', '20%', '7.50'],
+    ]);
   });
 
   it('gives no table when no header of known column words is printed', async () => {

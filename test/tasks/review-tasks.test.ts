@@ -156,6 +156,11 @@ describe('completeTask: values by kind', () => {
     ['document.note', '  Paid by card  ', 'Paid by card'],
     ['invoice.lineitems', TABLE, TABLE],
     ['invoice.lineitems', { headers: [], rows: [] }, { headers: [], rows: [] }],
+    [
+      'invoice.lineitems',
+      { headers: ['Item', 'Qty'], rows: [], types: ['description', 'quantity'] },
+      { headers: ['Item', 'Qty'], rows: [], types: ['description', 'quantity'] },
+    ],
   ] as Array<[string, unknown, unknown]>)('%s: %j is stored as %j', (name, value, expected) => {
     expect(corrected(name, value)).toEqual(expected);
   });
@@ -194,6 +199,11 @@ describe('completeTask: values by kind', () => {
     ['invoice.lineitems', { headers: ['a'] }, 'must be a table {headers, rows}'],
     ['invoice.lineitems', { rows: [] }, 'must be a table {headers, rows}'],
     ['invoice.lineitems', { headers: 'a', rows: [] }, 'must be a table {headers, rows}'],
+    [
+      'invoice.lineitems',
+      { headers: ['Item'], rows: [], types: ['weight'] },
+      'must have types, one per heading: null or one of description, quantity, unitPrice, amount, taxRate, code, unit',
+    ],
     ['document.note', '', 'must not be empty (send null for no value)'],
     ['document.note', '   ', 'must not be empty (send null for no value)'],
     ['document.note', 'x'.repeat(2001), 'is longer than 2000 characters'],

@@ -1,5 +1,5 @@
-import { parseAmount } from '../normalise/amounts.js';
-import type { TableValue } from '../types.js';
+import { parseAmount, type AmountHints } from '../normalise/amounts.js';
+import type { ColumnRole, TableValue } from '../types.js';
 import { boundingBoxOf, type DocumentView, type Row, type ViewToken } from '../view.js';
 
 type ColumnType = 'description' | 'quantity' | 'unitPrice' | 'amount' | 'tax' | 'code' | 'unit';
@@ -26,6 +26,17 @@ add('description', [
   'particulars',
   'details',
   'produit',
+  'descripción',
+  'descripcion',
+  'concepto',
+  'artículo',
+  'articulo',
+  'producto',
+  'descrizione',
+  'articolo',
+  'prodotto',
+  'omschrijving',
+  'prestation',
 ]);
 add('quantity', [
   'qty',
@@ -40,6 +51,15 @@ add('quantity', [
   'units',
   'hours',
   'stunden',
+  'cantidad',
+  'cant',
+  'uds',
+  'unidades',
+  'quantità',
+  'quantita',
+  'qtà',
+  'q.tà',
+  'hoeveelheid',
 ]);
 add('unitPrice', [
   'price',
@@ -53,6 +73,13 @@ add('unitPrice', [
   'each',
   'unitaire',
   'stückpreis',
+  'nettopreis',
+  'e-preis',
+  'precio',
+  'prezzo',
+  'stukprijs',
+  'pu',
+  'cost',
 ]);
 add('amount', [
   'amount',
@@ -66,10 +93,39 @@ add('amount', [
   'totaal',
   'amt',
   'subtotal',
+  'importe',
+  'importo',
+  'valore',
+  'regeltotaal',
 ]);
-add('tax', ['tax', 'vat', 'gst', 'ust', 'mwst', 'tva', 'btw', '%']);
-add('code', ['code', 'sku', 'pos', 'ref', 'réf', 'art.-nr', 'artikelnummer', 'artnr']);
+add('tax', ['tax', 'vat', 'gst', 'ust', 'mwst', 'tva', 'btw', 'iva', 'aliquota', '%']);
+add('code', [
+  'code',
+  'sku',
+  'pos',
+  'ref',
+  'réf',
+  'art.-nr',
+  'artikelnummer',
+  'artnr',
+  'artikelnr',
+  'código',
+  'codigo',
+  'codice',
+  'cod',
+]);
 add('unit', ['unit', 'uom', 'einheit', 'unité', 'eenheid']);
+
+/** The role a column of each type has in the result (`tax` columns print the rate). */
+const ROLE: Record<ColumnType, ColumnRole> = {
+  description: 'description',
+  quantity: 'quantity',
+  unitPrice: 'unitPrice',
+  amount: 'amount',
+  tax: 'taxRate',
+  code: 'code',
+  unit: 'unit',
+};
 
 const STOP =
   /^(total|subtotal|sub|summe|zwischensumme|gesamtbetrag|montant|totaal|subtotaal|net|nett|tax|vat|gst|tva|btw|amount|balance|rounding|grand)$/;
@@ -77,6 +133,8 @@ const STOP =
 interface Column {
   name: string;
   type: ColumnType;
+  /** The heading's words told the type (otherwise it was taken for a description by default). */
+  known: boolean;
   x0: number;
   x1: number;
 }
@@ -104,8 +162,15 @@ function findHeader(view: DocumentView, rows: Row[]): { row: Row; columns: Colum
         last.name += ` ${token.text}`;
         last.x1 = token.u.x1;
         if (type === 'unitPrice' || type === 'amount') last.type = type;
+        if (type !== undefined) last.known = true;
       } else {
-        columns.push({ name: token.text, type: type ?? 'description', x0: token.u.x0, x1: token.u.x1 });
+        columns.push({
+          name: token.text,
+          type: type ?? 'description',
+          known: type !== undefined,
+          x0: token.u.x0,
+          x1: token.u.x1,
+        });
       }
     });
     const score = types.size + numeric;
@@ -139,6 +204,7 @@ function columnOf(columns: Column[], token: ViewToken): number {
  */
 export function findLineItems(
   view: DocumentView,
+  hints: AmountHints = {},
 ): { value: TableValue; score: number; tokens: ViewToken[] } | undefined {
   let columns: Column[] | undefined;
   const items: ViewToken[][][] = [];
@@ -151,8 +217,15 @@ export function findLineItems(
     columns ??= header.columns;
     const active = header.columns;
     let previousBottom = header.row.box.y1;
+    // Items start at the table's left; the totals under a table stand in its right half ("Net total",
+    // "Zwischensumme", "Base imponible": in any language).
+    const middle = (header.row.box.x0 + header.row.box.x1) / 2;
+    const itemsBefore = items.length;
     for (const row of pageRows.slice(pageRows.indexOf(header.row) + 1)) {
       if (row.box.y0 - previousBottom > 4 * Math.max(row.height, view.bodyHeight)) break;
+      // (Once items have begun: a heading's second line, "unitaire" under "Prix", stands right too.)
+      const lead = row.tokens[0]!;
+      if (items.length > itemsBefore && lead.box.x0 > middle && /\p{L}/u.test(lead.text)) break;
       if (
         STOP.test(row.tokens[0]!.key) ||
         (row.tokens.length <= 4 && row.tokens.some((t) => STOP.test(t.key) && t.u.x0 > active[0]!.x1))
@@ -182,6 +255,7 @@ export function findLineItems(
   if (!columns || items.length === 0) return undefined;
   const value: TableValue = {
     headers: columns.map((c) => c.name),
+    types: columnRoles(columns, items, hints),
     rows: items.map((cells) =>
       cells.map((cell) =>
         cell.length === 0
@@ -195,4 +269,72 @@ export function findLineItems(
     0.45 + 0.4 * (amountCells / items.length) + 0.05 * Math.min(columns.length, 3),
   );
   return { value, score, tokens: items.flat(2) };
+}
+
+/**
+ * Each column's role: from the arithmetic of the rows where it holds (a quantity times a unit price is
+ * the line's amount, whatever the headings call them, in any language), otherwise from the heading; a
+ * column of percentages is the tax rate. A heading no word tells is not taken for a description when
+ * its cells are numbers.
+ */
+function columnRoles(
+  columns: Column[],
+  items: ViewToken[][][],
+  hints: AmountHints,
+): Array<ColumnRole | null> {
+  const roles: Array<ColumnRole | null> = columns.map((c) => ROLE[c.type]);
+  const numbers = columns.map((_, ci) =>
+    items.map((row) => {
+      const text = row[ci]!.map((t) => t.text).join(' ');
+      if (text.includes('%')) return undefined;
+      return parseAmount(text, hints)?.value;
+    }),
+  );
+  const percent = columns.map(
+    (_, ci) => items.filter((row) => row[ci]!.some((t) => t.text.includes('%'))).length,
+  );
+  const numeric = columns
+    .map((_, ci) => ci)
+    .filter((ci) => numbers[ci]!.filter((n) => n !== undefined).length >= Math.max(1, items.length * 0.6));
+  let best: { q: number; p: number; a: number; rows: number } | undefined;
+  for (const q of numeric)
+    for (const p of numeric)
+      for (const a of numeric) {
+        if (q === p || p === a || q === a) continue;
+        let rows = 0;
+        for (let r = 0; r < items.length; r++) {
+          const [nq, np, na] = [numbers[q]![r], numbers[p]![r], numbers[a]![r]];
+          if (nq === undefined || np === undefined || na === undefined) continue;
+          const product = Math.abs(nq * np);
+          if (Math.abs(product - Math.abs(na)) <= Math.max(0.011, 0.005 * Math.abs(na))) rows++;
+        }
+        // Ties: the amount rightmost, the quantity left of the price (as tables print them).
+        const better =
+          !best ||
+          rows > best.rows ||
+          (rows === best.rows && a > best.a) ||
+          (rows === best.rows && a === best.a && q < best.q);
+        if (rows > 0 && better) best = { q, p, a, rows };
+      }
+  if (best && best.rows >= Math.max(1, Math.ceil(items.length * 0.6))) {
+    for (const [i, role] of roles.entries()) {
+      // The arithmetic settles these three; another column the headings call one of them is not.
+      if (role === 'quantity' || role === 'unitPrice' || role === 'amount') roles[i] = null;
+    }
+    roles[best.q] = 'quantity';
+    roles[best.p] = 'unitPrice';
+    roles[best.a] = 'amount';
+  }
+  for (const ci of numeric) if (roles[ci] === 'description') roles[ci] = null;
+  // A heading no word told is no description when another column is one.
+  if (columns.some((c) => c.known && c.type === 'description')) {
+    columns.forEach((c, ci) => {
+      if (!c.known && roles[ci] === 'description') roles[ci] = null;
+    });
+  }
+  // Every line has an amount: without one, the rightmost column of numbers is it ("Prix HT").
+  if (!roles.includes('amount') && numeric.length > 0) roles[numeric[numeric.length - 1]!] = 'amount';
+  for (let ci = 0; ci < columns.length; ci++)
+    if (percent[ci]! >= Math.max(1, items.length * 0.6)) roles[ci] = 'taxRate';
+  return roles;
 }
