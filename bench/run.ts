@@ -61,6 +61,10 @@ import { readMultipart } from '../src/http/multipart.js';
 import { TokenService } from '../src/http/tokens.js';
 import { createMemoryPersistence } from '../src/adapters/persistence/memory-persistence.js';
 import { createSqlitePersistence } from '../src/adapters/persistence/sqlite-persistence.js';
+import {
+  createNativeTesseractOcr,
+  nativeTesseractVersion,
+} from '../src/adapters/ocr/native-tesseract-ocr.js';
 import { createTesseractOcr, englishModelDir } from '../src/adapters/ocr/tesseract-ocr.js';
 import { defaultThreads } from '../src/cli/main.js';
 import { createPdfjsReader } from '../src/adapters/pdf/pdfjs-reader.js';
@@ -76,11 +80,12 @@ import { DocexError } from '../src/core/errors.js';
 import { createSchemaChecker } from '../src/workflows/schema.js';
 import type { GreyImage } from '../src/ports/image-backend.js';
 import type { JobPersistence } from '../src/ports/job-persistence.js';
+import type { OcrEngine } from '../src/ports/ocr-engine.js';
 import type { PdfReader } from '../src/ports/pdf-reader.js';
 import type { ChildMessage, PipelineChildResult } from './pipeline-child.js';
 import { makeInvoicePdf, makeScannedPdf, pageWords, type GeneratedPdf } from './lib/invoice.js';
 import { peakSampler, procStatusBytes, toMb, treeRssBytes } from './lib/memory.js';
-import { debianPackageOf, missingTool, run, runPool, toolVersion } from './lib/native.js';
+import { INSTALL_HINT, debianPackageOf, missingTool, run, runPool, toolVersion } from './lib/native.js';
 import {
   bareJsonServer,
   bareUploadServer,
@@ -498,28 +503,43 @@ async function benchOcr(tmp: string, warmImage: GreyImage, images: GreyImage[], 
   await mkdir(dir);
   log(`   image size ${images[0]!.width} x ${images[0]!.height} px (greyscale)`);
 
-  // docex: tesseract.js pool, both workers started by two concurrent warm-up calls.
+  // docex: its two OCR adapters, tesseract.js's pool (both workers started by two concurrent warm-up
+  // calls) and the host's tesseract program, one process per page (when it is installed).
   const docexModelFile = path.join(englishModelDir(), 'eng.traineddata.gz');
-  const ocr = createTesseractOcr({ workers: OCR_WORKERS });
-  let ours: Measured & { words: number; recall: number; warmUpSeconds: number };
-  try {
-    const warm = await timed(() => Promise.all([ocr.recognize(warmImage), ocr.recognize(warmImage)]));
-    const { value, seconds } = await timed(() => Promise.all(images.map((image) => ocr.recognize(image))));
-    const found = value.map((words) => words.map((w) => w.text));
-    ours = {
-      ...measured(seconds, images.length),
-      words: found.flat().length,
-      recall: wordRecall(expected.flat(), found.flat()),
-      warmUpSeconds: warm.seconds,
-    };
-  } finally {
-    await ocr.close();
-  }
+  type OcrRun = Measured & { words: number; recall: number; warmUpSeconds: number };
+  const runAdapter = async (ocr: OcrEngine): Promise<OcrRun> => {
+    try {
+      const warm = await timed(() => Promise.all([ocr.recognize(warmImage), ocr.recognize(warmImage)]));
+      const { value, seconds } = await timed(() => Promise.all(images.map((image) => ocr.recognize(image))));
+      const found = value.map((words) => words.map((w) => w.text));
+      return {
+        ...measured(seconds, images.length),
+        words: found.flat().length,
+        recall: wordRecall(expected.flat(), found.flat()),
+        warmUpSeconds: warm.seconds,
+      };
+    } finally {
+      await ocr.close();
+    }
+  };
+  const ours = await runAdapter(createTesseractOcr({ workers: OCR_WORKERS }));
   log(
-    `   docex     : ${ours.pages} pages in ${fmt(ours.seconds, 's')} = ${fmt(ours.pagesPerSecond, 'pages/s')}` +
+    `   docex wasm  : ${ours.pages} pages in ${fmt(ours.seconds, 's')} = ${fmt(ours.pagesPerSecond, 'pages/s')}` +
       ` (${ours.words} words, ${fmt(ours.recall * 100, '%')} of printed words; warm-up ${fmt(ours.warmUpSeconds, 's')})`,
   );
-  log(`     model   : tesseract.js ${tesseractJsVersion()} with @tesseract.js-data/eng 4.0.0_best_int`);
+  log(`     model     : tesseract.js ${tesseractJsVersion()} with @tesseract.js-data/eng 4.0.0_best_int`);
+  const nativeVersion = await nativeTesseractVersion();
+  let oursNative: OcrRun | undefined;
+  if (nativeVersion) {
+    oursNative = await runAdapter(createNativeTesseractOcr({ workers: OCR_WORKERS }));
+    log(
+      `   docex native: ${oursNative.pages} pages in ${fmt(oursNative.seconds, 's')} = ${fmt(oursNative.pagesPerSecond, 'pages/s')}` +
+        ` (${oursNative.words} words, ${fmt(oursNative.recall * 100, '%')} of printed words; the tesseract program ${nativeVersion},` +
+        ` the same model, a process per page, bitmaps on stdin)`,
+    );
+  } else {
+    log(`   docex native: ${na('no tesseract program 5.x: ' + INSTALL_HINT)}`);
+  }
 
   // Baselines: native tesseract, two processes at a time, one thread each.
   const pgms = await Promise.all(
@@ -557,7 +577,14 @@ async function benchOcr(tmp: string, warmImage: GreyImage, images: GreyImage[], 
   const ratio = baseline.ok ? ours.pagesPerSecond / baseline.pagesPerSecond : undefined;
   const sameModelRatio = sameModel.ok ? ours.pagesPerSecond / sameModel.pagesPerSecond : undefined;
   if (ratio !== undefined)
-    log(`   ratio docex/native tesseract = ${fmt(ratio)} (target >= ${TARGET_OCR_RATIO})`);
+    log(`   ratio docex wasm/native tesseract = ${fmt(ratio)} (target >= ${TARGET_OCR_RATIO})`);
+  const nativeRatio =
+    oursNative && sameModel.ok ? oursNative.pagesPerSecond / sameModel.pagesPerSecond : undefined;
+  if (oursNative && baseline.ok && nativeRatio !== undefined)
+    log(
+      `   ratio docex native adapter/native tesseract = ${fmt(oursNative.pagesPerSecond / baseline.pagesPerSecond)}` +
+        ` (Debian's model), ${fmt(nativeRatio)} (the same model; target >= 1.0)`,
+    );
   if (sameModelRatio !== undefined) {
     log(`   ratio docex/native tesseract with docex's model = ${fmt(sameModelRatio)} (for information)`);
   }
@@ -566,6 +593,8 @@ async function benchOcr(tmp: string, warmImage: GreyImage, images: GreyImage[], 
     dpi: DPI,
     workers: OCR_WORKERS,
     docex: ours,
+    docexNative: oursNative ?? { ok: false, reason: 'no tesseract program 5.x' },
+    nativeRatio,
     docexModel: docexModel ?? { description: 'eng 4.0.0_best_int', path: docexModelFile },
     baseline,
     nativeModel,
@@ -2506,6 +2535,9 @@ async function batchScanCase(dir: string, bin: string, cores: number) {
     );
   }
   const docexRounds: CliMeasured[] = [];
+  // The same run on tesseract.js (what a host without the tesseract program gets).
+  const wasmRounds: CliMeasured[] = [];
+  const nativeAdapter = await nativeTesseractVersion();
   const nativeRounds: Array<Measured & { words: string[] }> = [];
   const sameModelRounds: Array<Measured & { words: string[] }> = [];
   let scanned: Awaited<ReturnType<typeof readJsonLines>> = [];
@@ -2515,6 +2547,14 @@ async function batchScanCase(dir: string, bin: string, cores: number) {
       await measuredRun(docexExtract(bin, path.join(dir, 'scans'), out, 'none'), scans.files.length),
     );
     if (round === 0) scanned = await readJsonLines(out);
+    if (nativeAdapter) {
+      wasmRounds.push(
+        await measuredRun(
+          docexExtract(bin, path.join(dir, 'scans'), out, 'none', {}, 'extract', ['--ocr-engine', 'wasm']),
+          scans.files.length,
+        ),
+      );
+    }
     if (nativeError) continue;
     try {
       const system = await nativeScanPipeline(
@@ -2556,6 +2596,15 @@ async function batchScanCase(dir: string, bin: string, cores: number) {
   const agreement = fieldAgreement(await readJsonLines(referenceOut), scanned);
 
   const ours = medianCli(docexRounds);
+  const wasm = wasmRounds.length > 0 ? medianCli(wasmRounds) : undefined;
+  log(
+    `   docex     : OCR by ${nativeAdapter ? `the tesseract program ${nativeAdapter} (--ocr-engine auto: native)` : 'tesseract.js (no tesseract program)'}`,
+  );
+  if (wasm)
+    log(
+      `   docex wasm: ${wasm.wall.pages} pages in ${fmt(wasm.wall.seconds, 's')} spawn to exit = ${fmt(wasm.wall.pagesPerSecond, 'pages/s')}` +
+        ` (--ocr-engine wasm; rounds: ${wasmRounds.map((r) => fmt(r.wall.pagesPerSecond)).join(', ')})`,
+    );
   log(
     `   docex     : ${ours.wall.pages} pages in ${fmt(ours.wall.seconds, 's')} spawn to exit = ${fmt(ours.wall.pagesPerSecond, 'pages/s')}` +
       ` (rounds: ${docexRounds.map((r) => fmt(r.wall.pagesPerSecond)).join(', ')}); engine start excluded ${fmt(ours.batch.seconds, 's')}` +
@@ -2626,9 +2675,11 @@ async function batchScanCase(dir: string, bin: string, cores: number) {
     rounds: BATCH_ROUNDS,
     docex: {
       ...ours,
+      ocrEngine: nativeAdapter ? `native ${nativeAdapter}` : 'wasm',
       wallRounds: docexRounds.map((r) => r.wall.pagesPerSecond),
       batchRounds: docexRounds.map((r) => r.batch.pagesPerSecond),
     },
+    docexWasm: wasm ? { ...wasm, wallRounds: wasmRounds.map((r) => r.wall.pagesPerSecond) } : undefined,
     fields: agreement,
     ingest: scanIngest,
     baseline,
@@ -2963,6 +3014,16 @@ async function main(): Promise<void> {
           met: '-',
         },
       );
+      if ('pagesPerSecond' in ocr.docexNative) {
+        rows.push({
+          metric: 'OCR, native adapter (vs native tesseract, same model)',
+          docex: fmt(ocr.docexNative.pagesPerSecond),
+          baseline: baselineCell(ocr.sameModelBaseline, (v) => fmt(v)),
+          ratio: ratioCell(ocr.nativeRatio),
+          target: '>= 1.0',
+          met: ocr.nativeRatio === undefined ? '-' : ocr.nativeRatio >= 1 ? 'yes' : 'NO',
+        });
+      }
     }
     if (pipeline) {
       rows.push(

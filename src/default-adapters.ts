@@ -1,3 +1,4 @@
+import { DocexError } from './core/errors.js';
 import type { ImageBackend } from './ports/image-backend.js';
 import type { OcrEngine } from './ports/ocr-engine.js';
 import type { TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';
@@ -17,9 +18,44 @@ export async function defaultPdfWorkerPool(options: PdfWorkerPoolOptions): Promi
   return createPdfWorkerPool(options);
 }
 
-export async function defaultOcrEngine(options: TesseractOcrOptions): Promise<OcrEngine> {
+/** Which OCR adapter: the host's tesseract program when it is there (`auto`), always it, or tesseract.js. */
+export type OcrEngineChoice = 'auto' | 'native' | 'wasm';
+
+/** Options of the default OCR engines: the tesseract.js pool's, and the native program's name. */
+export type DefaultOcrOptions = TesseractOcrOptions & {
+  /** The tesseract program (5.x) of the native adapter. Default `tesseract` on PATH. */
+  binary?: string;
+};
+
+/**
+ * The default OCR engine. `auto`: the host's tesseract program (5.x) when it runs, about twice as fast
+ * as WebAssembly, else tesseract.js, which needs nothing installed; both read the same model file.
+ * `native` without the program fails with OCR_FAILED saying so.
+ */
+export async function defaultOcrEngine(
+  options: DefaultOcrOptions,
+  choice: OcrEngineChoice = 'auto',
+): Promise<OcrEngine> {
+  const { binary, ...wasm } = options;
+  if (choice !== 'wasm') {
+    const native = await import('./adapters/ocr/native-tesseract-ocr.js');
+    if (await native.nativeTesseractVersion(binary)) {
+      return native.createNativeTesseractOcr({
+        ...(binary !== undefined ? { binary } : {}),
+        ...(wasm.workers !== undefined ? { workers: wasm.workers } : {}),
+        ...(wasm.pageTimeoutMs !== undefined ? { pageTimeoutMs: wasm.pageTimeoutMs } : {}),
+        ...(wasm.languages !== undefined ? { languages: wasm.languages } : {}),
+      });
+    }
+    if (choice === 'native') {
+      throw new DocexError(
+        'OCR_FAILED',
+        `The native OCR engine needs the tesseract program, 5.x (${binary ?? 'tesseract'} on PATH; Debian: apt-get install tesseract-ocr).`,
+      );
+    }
+  }
   const { createTesseractOcr } = await import('./adapters/ocr/tesseract-ocr.js');
-  return createTesseractOcr(options);
+  return createTesseractOcr(wasm);
 }
 
 /** sharp when it is installed (fast, native), jimp otherwise (pure JavaScript, always there). */

@@ -5,7 +5,7 @@ import type { FileRecord, TokenLayer } from './core/types.js';
 import type { RulesRecord } from './conditions/types.js';
 import type { OcrMode } from './documents/ingest.js';
 import type { UploadInput } from './documents/read-limited.js';
-import type { TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';
+import type { DefaultOcrOptions, OcrEngineChoice } from './default-adapters.js';
 import type { ExtractionResult, VerboseFieldResult } from './extraction/types.js';
 import type { Catalogue, ResolvedSelection } from './products/catalogue.js';
 import type { FieldsetDefinition, ProductDefinition } from './products/types.js';
@@ -33,8 +33,16 @@ export interface EngineOptions {
   pdf?: PdfReader | PdfWorkerPoolOptions;
   /** Copies PDF pages into new PDFs (split children). Default: pdf-lib, in the same worker threads. */
   pdfPages?: PdfPageCopier;
-  /** OCR engine, or options for the default tesseract.js pool. */
-  ocr?: OcrEngine | TesseractOcrOptions;
+  /**
+   * OCR engine, or options of the default ones (tesseract.js's pool: `workers`, `pageTimeoutMs`,
+   * `languages`...; the native adapter: `binary`, and the same `workers`, `pageTimeoutMs`, `languages`).
+   */
+  ocr?: OcrEngine | DefaultOcrOptions;
+  /**
+   * Which default OCR engine: `auto` (default) the host's tesseract program (5.x) when it runs, else
+   * tesseract.js; `native` the program only; `wasm` tesseract.js only. Ignored when `ocr` is an engine.
+   */
+  ocrEngine?: OcrEngineChoice;
   /** Image backend. Default: sharp when installed, else jimp. */
   images?: ImageBackend | 'sharp' | 'jimp';
   /** Jobs, results, token layers, rules and tasks. Default: in memory (nothing survives the process). */

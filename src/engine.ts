@@ -102,7 +102,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const pdfReader = (): Promise<PdfReader> =>
     (pdf ??= isPdfReader(options.pdf) ? Promise.resolve(options.pdf) : pdfWorkers());
   const ocrEngine = (): Promise<OcrEngine> =>
-    (ocr ??= isOcrEngine(options.ocr) ? Promise.resolve(options.ocr) : defaultOcrEngine(options.ocr ?? {}));
+    (ocr ??= isOcrEngine(options.ocr)
+      ? Promise.resolve(options.ocr)
+      : defaultOcrEngine(options.ocr ?? {}, options.ocrEngine ?? 'auto'));
   const imageBackend = (): Promise<ImageBackend> =>
     (images ??=
       typeof options.images === 'object'
@@ -853,10 +855,10 @@ function positive(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback;
 }
 
-/** How many pages an OCR engine can work on at once, when it says so (the tesseract pool does). */
+/** How many pages an OCR engine can work on at once, when it says so (both tesseract adapters do). */
 function ocrWorkers(engine: OcrEngine): number {
-  const size = (engine as { size?: unknown }).size;
-  return typeof size === 'number' && size >= 1 ? size : 1;
+  const size = engine.concurrency;
+  return typeof size === 'number' && size >= 1 ? Math.floor(size) : 1;
 }
 
 function isPdfReader(value: unknown): value is PdfReader {

@@ -28,6 +28,8 @@ export type { ImagePlacement, PdfDocument, PdfPage, PdfReader, TextRun } from '.
 export type { OcrMode } from './documents/ingest.js';
 export type { UploadInput } from './documents/read-limited.js';
 export type { TesseractOcr, TesseractOcrOptions } from './adapters/ocr/tesseract-ocr.js';
+export type { NativeTesseractOcrOptions } from './adapters/ocr/native-tesseract-ocr.js';
+export type { DefaultOcrOptions, OcrEngineChoice } from './default-adapters.js';
 export type {
   BoundingBox,
   ExtractionResult,

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isDocexError } from '../core/errors.js';
+import type { OcrEngineChoice } from '../default-adapters.js';
 import type { OcrMode } from '../documents/ingest.js';
 import { createEngine, type Engine, type EngineOptions } from '../engine.js';
 import type { OcrEngine } from '../ports/ocr-engine.js';
@@ -16,6 +17,8 @@ export type BatchCommand = (typeof BATCH_COMMANDS)[number];
 export interface BatchSetup {
   command: BatchCommand;
   ocr: OcrMode;
+  /** Which OCR engine reads the scans: the host's tesseract program or tesseract.js (--ocr-engine). */
+  ocrEngine?: OcrEngineChoice | undefined;
   /** Product or fieldset ids (extract: any number; validate: exactly one). */
   products: string[];
   /** validate: the rules file's id and parsed content, and its name for messages. */
@@ -54,6 +57,7 @@ export async function openBatchEngine(setup: BatchSetup, ocr?: OcrEngine): Promi
     // A local batch: no upload limits beyond the machine's.
     limits: { maxFileBytes: 512 * 1024 * 1024, maxPages: 1000 },
     ingest: { ocr: setup.ocr },
+    ...(setup.ocrEngine ? { ocrEngine: setup.ocrEngine } : {}),
     jobs: { concurrency: Math.max(4, setup.concurrency), shutdownGraceMs: 2000 },
     // As many PDF threads as files in flight: more would only sit idle (each holds pdf.js, ~30 MB).
     pdf: { workers: Math.max(1, setup.concurrency) },

@@ -16,13 +16,13 @@ const send = (message: FromThread, transfer?: ArrayBuffer[]): void => port.postM
 
 /** An OCR engine that sends pages to the main thread, and the handler of its answers. */
 interface SharedOcr {
-  engine: OcrEngine & { size: number };
+  engine: OcrEngine & { concurrency: number };
   answer(message: Extract<ToThread, { type: 'ocr-done' | 'ocr-failed' }>): void;
 }
 
 /**
  * The OCR engine of this thread's engine: each page goes to the OCR workers the main thread shares
- * among all threads. `size` is theirs, so a PDF's pages are read side by side to keep them all busy.
+ * among all threads. `concurrency` is theirs, so a PDF's pages are read side by side to keep them all busy.
  */
 function sharedOcr(size: number): SharedOcr {
   /** Pages sent, by request id. */
@@ -33,7 +33,7 @@ function sharedOcr(size: number): SharedOcr {
   let nextId = 0;
   let closed = false;
   const engine = {
-    size,
+    concurrency: size,
     recognize(image: GreyImage, options: OcrOptions = {}): Promise<OcrWord[]> {
       if (closed) return Promise.reject(new DocexError('ENGINE_CLOSED', 'The OCR engine has been closed.'));
       const id = nextId++;

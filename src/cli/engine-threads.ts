@@ -48,7 +48,7 @@ export interface EngineThreadsOptions {
    * The OCR workers every thread's engine shares (made at the first page to recognise): the pages of
    * all threads queue for the same workers, so none idles while another thread has pages waiting.
    */
-  ocr?: () => Promise<OcrEngine & { readonly size?: number }>;
+  ocr?: () => Promise<OcrEngine>;
   /** The thread's module; default src/cli/engine-thread.ts (tests give one that misbehaves). */
   entry?: URL;
   /** How long `close()` waits for a thread to close its engine before ending it. Default 10 s. */

@@ -34,6 +34,8 @@ const batchOptions = (): string => `Batch options:
                       finished file); none. A summary (files, pages, failures by code, time) is always
                       printed on stderr at the end.
   --ocr MODE          auto (default: OCR pages without a text layer), always, never
+  --ocr-engine NAME   auto (default: the host's tesseract program, 5.x, when it runs; else tesseract.js),
+                      native (the program only: an error when it is missing), wasm (tesseract.js only)
   --data-dir DIR      keep files, token layers, jobs, results, rules and review tasks in DIR (SQLite and
                       files), as \`docex serve --data-dir DIR\` does; default: in memory, gone at exit
   -h, --help          this text
@@ -55,7 +57,7 @@ Commands:
 
 \`docex <command> --help\` describes a command and its options. extract, split, validate and ingest
 write one JSON line per input file, to stdout or --out FILE, and take --out, --resume,
---threads, --concurrency, --progress, --ocr and --data-dir.
+--threads, --concurrency, --progress, --ocr, --ocr-engine and --data-dir.
 
 ${INPUTS}
 
@@ -137,6 +139,7 @@ ${EXIT_CODES}`,
 
   serve:
     () => `Usage: docex serve [--port N] [--host ADDR] [--data-dir DIR] [--client ID:SECRET[:ACCOUNT]]... [--namespace NS]
+       [--ocr-engine NAME]
 
 The HTTP interface (v1 and v2) on the embedded defaults: files and a SQLite database in --data-dir
 (default ./docex-data), port 8080 (or $PORT) on 127.0.0.1. Without --client it creates a client of
@@ -149,6 +152,8 @@ Options:
   --data-dir DIR      where files, jobs, results, rules, tasks, accounts and clients are kept
   --client ID:SECRET[:ACCOUNT]   an API client (repeatable; account "default" when not given)
   --namespace NS      prefix of built-in workflow and fieldset ids (default svc)
+  --ocr-engine NAME   auto (default: the host's tesseract program, 5.x, when it runs; else tesseract.js),
+                      native (the program only: an error when it is missing), wasm (tesseract.js only)
   -h, --help          this text
 
 Exit codes:

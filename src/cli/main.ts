@@ -3,6 +3,7 @@ import { exceededLimit } from '../core/plain-data.js';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { OcrEngineChoice } from '../default-adapters.js';
 import type { OcrMode } from '../documents/ingest.js';
 import { Interrupt, runBatch, summary } from './batch.js';
 import {
@@ -34,6 +35,7 @@ const BATCH_OPTIONS = {
   threads: { type: 'string' },
   progress: { type: 'string', default: 'auto' },
   ocr: { type: 'string', default: 'auto' },
+  'ocr-engine': { type: 'string', default: 'auto' },
   'data-dir': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsConfig['options'];
@@ -60,6 +62,7 @@ const COMMAND_OPTIONS = {
     'data-dir': { type: 'string' },
     client: { type: 'string', multiple: true },
     namespace: { type: 'string' },
+    'ocr-engine': { type: 'string', default: 'auto' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 } as const satisfies Record<string, ParseArgsConfig['options']>;
@@ -134,6 +137,7 @@ interface BatchValues {
   threads?: string | undefined;
   progress?: string | undefined;
   ocr?: string | undefined;
+  'ocr-engine'?: string | undefined;
   'data-dir'?: string | undefined;
   product?: string[] | undefined;
   rules?: string | undefined;
@@ -152,6 +156,7 @@ async function batch(
   // Options first: a usage error reads nothing and leaves an earlier --out file as it was.
   const ocr = (values.ocr ?? 'auto') as OcrMode;
   if (!['auto', 'always', 'never'].includes(ocr)) throw new UsageError('--ocr must be auto, always or never');
+  const ocrEngine = await ocrEngineOption(values['ocr-engine']);
   const concurrencyOption = values.concurrency === undefined ? undefined : Number(values.concurrency);
   if (
     concurrencyOption !== undefined &&
@@ -195,6 +200,7 @@ async function batch(
   const setup: BatchSetup = {
     command,
     ocr,
+    ocrEngine,
     products,
     rules,
     locale: values.locale,
@@ -301,8 +307,8 @@ async function threadRunner(setup: BatchSetup, threads: number) {
     threads,
     setup,
     ocr: async () => {
-      const { createTesseractOcr } = await import('../adapters/ocr/tesseract-ocr.js');
-      return createTesseractOcr(workers === undefined ? {} : { workers });
+      const { defaultOcrEngine } = await import('../default-adapters.js');
+      return defaultOcrEngine(workers === undefined ? {} : { workers }, setup.ocrEngine);
     },
   });
   return { work: pool.work, close: () => pool.close(), abandon: () => pool.terminate() };
@@ -333,18 +339,38 @@ async function readRules(file: string): Promise<NonNullable<BatchSetup['rules']>
   return { id, record, file };
 }
 
+/**
+ * `--ocr-engine`: auto, native or wasm; native is checked now, so that a missing program is a usage
+ * error before any file is read rather than an error line for every scan.
+ */
+async function ocrEngineOption(value: string | undefined): Promise<OcrEngineChoice> {
+  const choice = value ?? 'auto';
+  if (choice !== 'auto' && choice !== 'native' && choice !== 'wasm')
+    throw new UsageError('--ocr-engine must be auto, native or wasm');
+  if (choice === 'native') {
+    const { nativeTesseractVersion } = await import('../adapters/ocr/native-tesseract-ocr.js');
+    if (!(await nativeTesseractVersion()))
+      throw new UsageError(
+        '--ocr-engine native needs the tesseract program, 5.x, on PATH (Debian: apt-get install tesseract-ocr)',
+      );
+  }
+  return choice;
+}
+
 interface ServeValues {
   port?: string | undefined;
   host?: string | undefined;
   'data-dir'?: string | undefined;
   client?: string[] | undefined;
   namespace?: string | undefined;
+  'ocr-engine'?: string | undefined;
 }
 
 async function serve(values: ServeValues, stdout: CliIo['stdout'], stderr: ProgressStream): Promise<number> {
   const port = Number(values.port ?? process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError('--port must be a port number');
+  const ocrEngine = await ocrEngineOption(values['ocr-engine']);
   const { startServer } = await import('./serve.js');
   let running;
   try {
@@ -354,6 +380,7 @@ async function serve(values: ServeValues, stdout: CliIo['stdout'], stderr: Progr
       dataDir: values['data-dir'] ?? './docex-data',
       clients: values.client ?? [],
       ...(values.namespace ? { namespace: values.namespace } : {}),
+      ocrEngine,
       log: (line) => stdout.write(line + '\n'),
     });
   } catch (error) {

@@ -3,8 +3,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { createNodeListener } from '../adapters/http/node-listener.js';
+import { nativeTesseractVersion } from '../adapters/ocr/native-tesseract-ocr.js';
 import { createSqlitePersistence } from '../adapters/persistence/sqlite-persistence.js';
 import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
+import type { OcrEngineChoice } from '../default-adapters.js';
 import { createEngine, type Engine } from '../engine.js';
 import { createFetchHandler } from '../http/fetch-handler.js';
 
@@ -15,6 +17,8 @@ export interface ServeOptions {
   /** `id:secret` or `id:secret:account`. */
   clients: string[];
   namespace?: string;
+  /** Which OCR engine reads scans (default auto: the host's tesseract program when it runs). */
+  ocrEngine?: OcrEngineChoice;
   log?: (line: string) => void;
 }
 
@@ -38,6 +42,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     files,
     persistence: createSqlitePersistence({ path: path.join(options.dataDir, 'docex.db') }),
     ...(options.namespace ? { namespace: options.namespace } : {}),
+    ...(options.ocrEngine ? { ocrEngine: options.ocrEngine } : {}),
     // Jobs left by an earlier run are taken up once the server listens: whatever they cost, a
     // restarted server answers first.
     jobs: { resumeOnStart: false },
@@ -62,6 +67,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   log(`docex listening on ${url} (data in ${path.resolve(options.dataDir)})`);
+  const native = options.ocrEngine === 'wasm' ? undefined : await nativeTesseractVersion();
+  log(`OCR of scans: ${native ? `the tesseract program ${native} (native)` : 'tesseract.js (WebAssembly)'}`);
   void engine.resumeJobs();
   // Files half-written when an earlier run was killed.
   void files.sweepOrphans().catch(() => undefined);

@@ -27,6 +27,8 @@ export interface OcrOptions {
  * - `close` ends every worker; calls after it reject with 'ENGINE_CLOSED'.
  */
 export interface OcrEngine {
+  /** Pages it recognises at once at most (the engine reads that many pages of a document together). */
+  readonly concurrency?: number;
   recognize(image: GreyImage, options?: OcrOptions): Promise<OcrWord[]>;
   close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlitePersistence } from '../../src/adapters/persistence/sqlite-persistence.js';
 import { createFsFileStore } from '../../src/adapters/stores/fs-file-store.js';
 import { createEngine } from '../../src/index.js';
+import { INVOICE_LINES, encodeImage, makeTextPdf, renderPdfPage } from '../helpers/make-documents.js';
 import { makeMultiDocument } from '../helpers/make-multi.js';
 import {
   invoicePdf,
@@ -33,7 +35,7 @@ async function subdir(name: string): Promise<string> {
   return d;
 }
 
-type Field = { name: string; value: unknown };
+type Field = { name: string; value: unknown; confidence?: number };
 const fieldsOf = (line: Record<string, unknown> | undefined): Field[] =>
   (line?.results as { fields: Field[] }).fields;
 
@@ -148,6 +150,53 @@ describe('docex extract', () => {
     expect(lines.filter((l) => l.status === 'FINALISED')).toHaveLength(7);
     expect(lines.filter((l) => 'error' in l)).toHaveLength(3);
     expect(stderr).toMatch(/^docex extract: 10 files, 7 pages, 3 failed/);
+  });
+});
+
+describe('--ocr-engine', () => {
+  const installed = spawnSync('tesseract', ['--version'], { stdio: 'ignore' }).status === 0;
+
+  it.skipIf(!installed && !process.env.CI)(
+    'reads a scan with the tesseract program (native) or tesseract.js (wasm): the same fields',
+    async () => {
+      const scan = path.join(dir, 'scan.png');
+      const pdf = await makeTextPdf([{ lines: INVOICE_LINES }]);
+      await fs.writeFile(scan, await encodeImage(await renderPdfPage(pdf, 200), 'png'));
+      const read = async (engine: string) => {
+        const { code, stdout } = await run([
+          'extract',
+          scan,
+          '--ocr-engine',
+          engine,
+          '--product',
+          'invoices:2',
+        ]);
+        expect(code).toBe(0);
+        return fieldsOf(parseLines(stdout)[0]);
+      };
+      const native = await read('native');
+      expect(native.find((f) => f.name === 'document.referenceNo')?.value).toBe('INV-20931');
+      // The same model on both paths: the same values and boxes; word confidences may differ in the
+      // third decimal.
+      const wasm = await read('wasm');
+      const plain = (fields: Field[]) => fields.map((f) => ({ ...f, confidence: undefined }));
+      expect(plain(wasm)).toEqual(plain(native));
+      for (const [i, field] of wasm.entries())
+        expect(Math.abs(Number(field.confidence) - Number(native[i]!.confidence))).toBeLessThan(0.02);
+    },
+  );
+
+  it('native without the program is a usage error before any file is read', async () => {
+    const saved = process.env.PATH;
+    process.env.PATH = path.join(dir, 'empty-path');
+    try {
+      const { code, stdout, stderr } = await run(['extract', invoice, '--ocr-engine', 'native']);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toContain('--ocr-engine native needs the tesseract program');
+    } finally {
+      process.env.PATH = saved;
+    }
   });
 });
 
@@ -342,6 +391,8 @@ describe('usage errors (exit 2) and help', () => {
     [['extract', 'a.pdf', '--bogus'], "Unknown option '--bogus'"],
     [['extract'], 'give at least one file'],
     [['extract', 'a.pdf', '--ocr', 'sometimes'], '--ocr must be auto, always or never'],
+    [['extract', 'a.pdf', '--ocr-engine', 'gpu'], '--ocr-engine must be auto, native or wasm'],
+    [['serve', '--ocr-engine', 'gpu'], '--ocr-engine must be auto, native or wasm'],
     [['extract', 'a.pdf', '--concurrency', '0'], '--concurrency must be a whole number'],
     [['extract', 'a.pdf', '--concurrency', 'many'], '--concurrency must be a whole number'],
     [['extract', 'a.pdf', '--progress', 'fancy'], '--progress must be auto, bar, plain or none'],

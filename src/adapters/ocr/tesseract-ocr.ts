@@ -1,5 +1,4 @@
 import { access } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import Tesseract from 'tesseract.js';
@@ -7,6 +6,7 @@ import { DocexError, toDocexError } from '../../core/errors.js';
 import { encodePgm } from '../../documents/raster.js';
 import type { GreyImage } from '../../ports/image-backend.js';
 import type { OcrEngine, OcrOptions, OcrWord } from '../../ports/ocr-engine.js';
+import { englishModelDir } from './tesseract-model.js';
 
 export interface TesseractOcrOptions {
   /** Number of workers (each one thread with its own model in memory). Default: one per core. */
@@ -38,11 +38,7 @@ interface PendingJob {
   reject: (error: unknown) => void;
 }
 
-/** The English model folder of @tesseract.js-data/eng. */
-export function englishModelDir(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
-}
+export { englishModelDir };
 
 /** Bitmaps above this many pixels grow a worker's heap for good: the worker is replaced after them. */
 const LARGE_IMAGE_PIXELS = 16_000_000;
@@ -50,6 +46,7 @@ const LARGE_IMAGE_PIXELS = 16_000_000;
 export interface TesseractOcr extends OcrEngine {
   /** Number of workers the pool runs at most. */
   readonly size: number;
+  readonly concurrency: number;
   /** Workers started and retired so far, and pages recognised: for monitoring. */
   stats(): { started: number; retired: number; live: number; pages: number; failures: number };
 }
@@ -190,6 +187,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Tesseract
 
   return {
     size,
+    concurrency: size,
     stats: () => ({ ...counters, live: live.size }),
     recognize(image: GreyImage, opts: OcrOptions = {}): Promise<OcrWord[]> {
       if (closed) return Promise.reject(new DocexError('ENGINE_CLOSED', 'The OCR engine has been closed.'));
