@@ -66,6 +66,11 @@ export interface EngineOptions {
     ocr?: OcrMode;
     /** Pages of one document read at the same time. Default: the number of OCR workers. */
     pageConcurrency?: number;
+    /**
+     * Scanned pages and photos whose first OCR reading averages a word confidence below this are read
+     * again from a locally thresholded image, and the two readings merged word by word. 0: never.
+     */
+    secondReadingBelow?: number;
   };
 }
 

@@ -61,6 +61,8 @@ const METADATA_LIMITS = { maxDepth: 32, maxBytes: 256 * 1024 };
 const INPUTS_LIMITS = { maxDepth: 64, maxBytes: 4 * 1024 * 1024 };
 const MAX_RESULT_WAIT_MS = 5 * 60_000;
 const DEFAULT_RESULT_WAIT_MS = 30_000;
+/** Scans and photos read with an average word confidence below this are read a second time. */
+const DEFAULT_SECOND_READING_BELOW = 0.9;
 
 export function createEngine(options: EngineOptions = {}): Engine {
   const files = options.files ?? createMemoryFileStore();
@@ -83,6 +85,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     maxPixels: options.ingest?.maxPixels ?? 40_000_000,
     ocr: options.ingest?.ocr ?? 'auto',
     pageConcurrency: options.ingest?.pageConcurrency,
+    secondReadingBelow: options.ingest?.secondReadingBelow ?? DEFAULT_SECOND_READING_BELOW,
   };
   let closed = false;
 
@@ -152,6 +155,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
           maxPixels: ingestSettings.maxPixels,
           dpi: ingestSettings.dpi,
           pageConcurrency: ingestSettings.pageConcurrency ?? ocrWorkers(ocrPort),
+          secondReadingBelow: ingestSettings.secondReadingBelow,
           // The store handed us a buffer of our own.
           ownsContent: true,
         },

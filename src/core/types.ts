@@ -72,6 +72,12 @@ export interface TokenLayer {
   blocks: Block[];
   /** ISO 8601 UTC with milliseconds. */
   createdAt: string;
+  /**
+   * Other readings of the same document (a weak photo OCRed again from a locally thresholded image):
+   * each a layer of its own, with its own token ids. Extraction reads them beside this one and chooses
+   * per field; field boxes always point at this layer's tokens.
+   */
+  readings?: TokenLayer[];
 }
 
 /** The record of an uploaded file. */

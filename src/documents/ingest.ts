@@ -37,6 +37,11 @@ export interface IngestOptions {
   ownsContent?: boolean;
   /** Pages of one document read at the same time (at least 1). */
   pageConcurrency: number;
+  /**
+   * Scans and photos whose first reading averages a word confidence below this are read a second time
+   * from a locally thresholded image and the readings merged (src/documents/second-reading.ts); 0 never.
+   */
+  secondReadingBelow?: number;
 }
 
 /** A word ready for the token layer: text, box in page fractions, confidence and origin. */
@@ -51,6 +56,8 @@ interface PageWord {
 interface PageContent {
   page: Page;
   blocks: PageWord[][][];
+  /** The words of a second reading of the page (a weak photo or scan read again), when there is one. */
+  second?: PageWord[][][];
 }
 
 /** Reads a stored file into its token layer. The caller stores the result. */
@@ -63,7 +70,16 @@ export async function ingestDocument(
     file.mediaType === 'application/pdf'
       ? await ingestPdf(file.content, deps, options)
       : [await ingestImage(file.content, deps, options)];
-  return assembleTokenLayer(file.fileId, file.mediaType, pages);
+  const layer = assembleTokenLayer(file.fileId, file.mediaType, pages);
+  // A photo read twice: the second reading is a layer of its own (its own token ids), which extraction
+  // reads beside the first, choosing per field.
+  if (pages.length === 1 && pages[0]!.second) {
+    const [{ page, second }] = pages as [PageContent & { second: PageWord[][][] }];
+    layer.readings = [
+      assembleTokenLayer(file.fileId, file.mediaType, [{ page: { ...page }, blocks: second }]),
+    ];
+  }
+  return layer;
 }
 
 async function ingestImage(
@@ -87,11 +103,17 @@ async function ingestImage(
   const region = await recognisePage(image, deps, {
     detectOrientation: true,
     pageSegmentationMode: IMAGE_SEGMENTATION,
+    secondReadingBelow: options.secondReadingBelow ?? 0,
   });
   page.source = 'ocr';
   page.ocrCorrection = { ...region.correction, dpi: 0 };
   page.ink = round4(region.ink);
-  return { page, blocks: regionBlocks(region, (x, y) => [x / image.width, y / image.height]) };
+  const toPage: PointMap = (x, y) => [x / image.width, y / image.height];
+  return {
+    page,
+    blocks: regionBlocks(region.blocks, toPage),
+    ...(region.second ? { second: regionBlocks(region.second, toPage) } : {}),
+  };
 }
 
 async function ingestPdf(
@@ -162,7 +184,7 @@ async function ingestPdfPage(
     const region = await recognisePage(image, deps, { dpi, detectOrientation: true });
     page.ocrCorrection = { ...region.correction, dpi: Math.round(dpi) };
     page.ink = round4(region.ink);
-    ocrBlocks.push(...regionBlocks(region, toPage));
+    ocrBlocks.push(...regionBlocks(region.blocks, toPage));
   } else {
     const rendered = await pdfPage.render({ dpi: options.dpi, maxPixels: options.maxPixels });
     const { image } = rendered;
@@ -185,7 +207,7 @@ async function ingestPdfPage(
       if (part.width < 8 || part.height < 8) continue;
       const region = await recognisePage(part, deps, { dpi: rendered.dpi, detectOrientation: false });
       const origin = { x: Math.max(0, Math.round(px.x)), y: Math.max(0, Math.round(px.y)) };
-      ocrBlocks.push(...regionBlocks(region, (x, y) => toPage(x + origin.x, y + origin.y)));
+      ocrBlocks.push(...regionBlocks(region.blocks, (x, y) => toPage(x + origin.x, y + origin.y)));
     }
   }
   // Where the text layer already has a word, its word wins: it is exact.
@@ -270,8 +292,8 @@ function textLayerBlocks(words: TextWord[], width: number, height: number): Page
   return blocks;
 }
 
-function regionBlocks(region: RecognisedRegion, toPage: PointMap): PageWord[][][] {
-  return region.blocks.map((block) =>
+function regionBlocks(blocks: RecognisedRegion['blocks'], toPage: PointMap): PageWord[][][] {
+  return blocks.map((block) =>
     block.lines.map((line) =>
       line.words.map((w) => ({
         text: w.text,

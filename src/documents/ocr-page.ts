@@ -4,6 +4,7 @@ import { compose, mapBox, scaleMap, undoRightAngle, undoRotation, type PointMap 
 import { layoutWords, type FrameBox } from './layout.js';
 import { analysePageGeometry } from './orientation.js';
 import { rotateRightAngle } from './raster.js';
+import { MAX_SECOND_READING_PIXELS, readingQuality, sauvolaBinarise } from './second-reading.js';
 
 /** Words, lines and blocks of one recognised region, boxes in pixels of the image as given. */
 export interface RecognisedRegion {
@@ -11,6 +12,11 @@ export interface RecognisedRegion {
   correction: { rightAngle: 0 | 90 | 180 | 270; skew: number };
   /** Share of dark pixels of the image (a blank scan has next to none). */
   ink: number;
+  /**
+   * A second reading of a weak page, from the same upright image thresholded locally (Sauvola): its
+   * words and blocks in the same pixels. Extraction chooses per field between the readings.
+   */
+  second?: RecognisedRegion['blocks'];
 }
 
 export interface OcrPageDeps {
@@ -41,7 +47,16 @@ const CONFIDENT_READING = 0.65;
 export async function recognisePage(
   image: GreyImage,
   deps: OcrPageDeps,
-  options: { dpi?: number; detectOrientation: boolean; pageSegmentationMode?: number },
+  options: {
+    dpi?: number;
+    detectOrientation: boolean;
+    pageSegmentationMode?: number;
+    /**
+     * A reading whose words average a confidence below this (by letters and digits) is read again from
+     * a locally thresholded image (src/documents/second-reading.ts), given as `second`. 0: never.
+     */
+    secondReadingBelow?: number;
+  },
 ): Promise<RecognisedRegion> {
   const geometry = analysePageGeometry(image);
   const ink = geometry.ink;
@@ -67,7 +82,21 @@ export async function recognisePage(
   const skew = options.detectOrientation && Math.abs(geometry.skew) >= MIN_SKEW ? geometry.skew : 0;
 
   let best:
-    { words: OcrWord[]; rightAngle: 0 | 90 | 180 | 270; toWorking: PointMap; score: number } | undefined;
+    | {
+        words: OcrWord[];
+        rightAngle: 0 | 90 | 180 | 270;
+        toWorking: PointMap;
+        score: number;
+        mean: number;
+        upright: GreyImage;
+      }
+    | undefined;
+  const recogniseOptions = {
+    ...(dpi === undefined ? {} : { dpi }),
+    ...(options.pageSegmentationMode === undefined
+      ? {}
+      : { pageSegmentationMode: options.pageSegmentationMode }),
+  };
   for (const rightAngle of readings) {
     const turned = rotateRightAngle(working, rightAngle);
     let upright = turned;
@@ -79,34 +108,43 @@ export async function recognisePage(
         toWorking,
       );
     }
-    const words = await deps.ocr.recognize(upright, {
-      ...(dpi === undefined ? {} : { dpi }),
-      ...(options.pageSegmentationMode === undefined
-        ? {}
-        : { pageSegmentationMode: options.pageSegmentationMode }),
-    });
+    const words = await deps.ocr.recognize(upright, recogniseOptions);
     const quality = readingQuality(words);
-    if (!best || quality.score > best.score) best = { words, rightAngle, toWorking, score: quality.score };
+    if (!best || quality.score > best.score)
+      best = { words, rightAngle, toWorking, score: quality.score, mean: quality.mean, upright };
     if (quality.mean >= CONFIDENT_READING && quality.chars >= 20) break;
   }
   if (!best) return { blocks: [], correction: { rightAngle: 0, skew: 0 }, ink };
 
   const toImage = compose(best.toWorking, toGiven);
-  const frameBoxes = best.words.map((w) => ({ x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1 }));
-  const chosen = best.words;
-  return {
-    blocks: layoutWords(frameBoxes).map((block) => ({
-      lines: block.lines.map((line) => ({
-        words: line.words.map((index) => ({
-          text: chosen[index]!.text,
-          confidence: chosen[index]!.confidence,
-          box: mapBox(frameBoxes[index]!, toImage),
-        })),
-      })),
-    })),
+  const region: RecognisedRegion = {
+    blocks: wordBlocks(best.words, toImage),
     correction: { rightAngle: best.rightAngle, skew },
     ink,
   };
+  const { upright } = best;
+  if (
+    best.mean < (options.secondReadingBelow ?? 0) &&
+    upright.width * upright.height <= MAX_SECOND_READING_PIXELS
+  ) {
+    const second = await deps.ocr.recognize(sauvolaBinarise(upright), recogniseOptions);
+    region.second = wordBlocks(second, toImage);
+  }
+  return region;
+}
+
+/** Recognised words laid out in blocks of lines, boxes mapped to the image as given. */
+function wordBlocks(words: OcrWord[], toImage: PointMap): RecognisedRegion['blocks'] {
+  const frameBoxes = words.map((w) => ({ x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1 }));
+  return layoutWords(frameBoxes).map((block) => ({
+    lines: block.lines.map((line) => ({
+      words: line.words.map((index) => ({
+        text: words[index]!.text,
+        confidence: words[index]!.confidence,
+        box: mapBox(frameBoxes[index]!, toImage),
+      })),
+    })),
+  }));
 }
 
 /**
@@ -120,16 +158,4 @@ export function resolutionFactor(lineHeight: number, shorterSide: number): numbe
   if (lineHeight > LARGE_LINE && lineHeight <= shorterSide / 6)
     return Math.max(0.5, LARGE_TARGET / lineHeight);
   return 1;
-}
-
-/** How much readable text a recognition produced: letters and digits weighted by confidence. */
-function readingQuality(words: readonly OcrWord[]): { score: number; mean: number; chars: number } {
-  let chars = 0;
-  let score = 0;
-  for (const word of words) {
-    const n = (word.text.match(/[\p{L}\p{N}]/gu) ?? []).length;
-    chars += n;
-    score += n * word.confidence;
-  }
-  return { score, mean: chars === 0 ? 0 : score / chars, chars };
 }

@@ -6,8 +6,12 @@ import type { DocumentRecord, FieldRecord } from './ranker-training.js';
 import { productFor } from './scoring.js';
 
 /** Every document's fields: candidates with features, and the finders' own choice. */
-export async function collectDocuments(dirs: string[], cache: string | undefined): Promise<DocumentRecord[]> {
-  const corpus = openCorpus({ cache });
+export async function collectDocuments(
+  dirs: string[],
+  cache: string | undefined,
+  reading?: Parameters<typeof openCorpus>[0]['reading'],
+): Promise<DocumentRecord[]> {
+  const corpus = openCorpus({ cache, reading });
   const documents: DocumentRecord[] = [];
   try {
     for (const dir of dirs) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createSqlitePersistence } from '../adapters/persistence/sqlite-persistence.js';
 import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
 import type { TokenLayer } from '../core/types.js';
-import { createEngine, type Engine } from '../engine.js';
+import { createEngine, type Engine, type EngineOptions } from '../engine.js';
 import { readGroundTruthFiles } from './corpus.js';
 import type { GroundTruth } from './scoring.js';
 
@@ -28,12 +28,17 @@ export interface CorpusReader {
  * An engine over a corpus, with `cache` keeping files and token layers between runs (a document is
  * read once: OCR costs seconds a page, extraction milliseconds).
  */
-export function openCorpus(options: { cache?: string | undefined }): CorpusReader {
+export function openCorpus(options: {
+  cache?: string | undefined;
+  /** How documents are read (OCR engine, second readings): a cache holds one way's token layers. */
+  reading?: Pick<EngineOptions, 'ocrEngine' | 'ingest'> | undefined;
+}): CorpusReader {
   const cacheIndexFile = options.cache ? path.join(options.cache, 'index.json') : undefined;
   if (options.cache) mkdirSync(options.cache, { recursive: true });
   const cacheIndex: Record<string, string> =
     cacheIndexFile && existsSync(cacheIndexFile) ? JSON.parse(readFileSync(cacheIndexFile, 'utf8')) : {};
   const engine = createEngine({
+    ...options.reading,
     limits: { maxFileBytes: 512 * 1024 * 1024, maxPages: 100 },
     ...(options.cache
       ? {

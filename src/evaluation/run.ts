@@ -1,5 +1,6 @@
 /**
- * `npm run eval -- <corpus dir> [--out results.jsonl] [--report report.json] [--cache DIR] [--cv family [--train-with DIR]...] [--split]`
+ * `npm run eval -- <corpus dir> [--out results.jsonl] [--report report.json] [--cache DIR] [--cv family [--train-with DIR]...] [--split]
+ *   [--ocr-engine auto|native|wasm] [--second-reading-below CONFIDENCE]`
  *
  * Runs the engine over a corpus in the format of shared/corpus/dev (each document beside a JSON ground
  * truth), writes one result line per document in the format of `docex extract --out`, and prints
@@ -17,6 +18,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { OcrEngineChoice } from '../default-adapters.js';
+import type { EngineOptions } from '../engine.js';
 import { extractFields } from '../extraction/extract.js';
 import { collectDocuments } from './collect-candidates.js';
 import { crossValidatedFields } from './ranker-training.js';
@@ -37,8 +40,27 @@ async function main(): Promise<void> {
       split: { type: 'boolean', default: false },
       cv: { type: 'string' },
       'train-with': { type: 'string', multiple: true, default: [] },
+      'ocr-engine': { type: 'string' },
+      'second-reading-below': { type: 'string' },
     },
   });
+  const ocrEngine = values['ocr-engine'];
+  if (ocrEngine !== undefined && ocrEngine !== 'auto' && ocrEngine !== 'native' && ocrEngine !== 'wasm') {
+    process.stderr.write('--ocr-engine takes auto, native or wasm\n');
+    process.exitCode = 2;
+    return;
+  }
+  const secondReading = values['second-reading-below'];
+  if (secondReading !== undefined && !(Number(secondReading) >= 0 && Number(secondReading) <= 1)) {
+    process.stderr.write('--second-reading-below takes a confidence from 0 (never) to 1\n');
+    process.exitCode = 2;
+    return;
+  }
+  // A cache keeps token layers made one way: give each way of reading its own --cache.
+  const reading: Pick<EngineOptions, 'ocrEngine' | 'ingest'> = {
+    ...(ocrEngine ? { ocrEngine: ocrEngine as OcrEngineChoice } : {}),
+    ...(secondReading !== undefined ? { ingest: { secondReadingBelow: Number(secondReading) } } : {}),
+  };
   const dir = positionals[0];
   if (values.cv !== undefined && values.cv !== 'family') {
     process.stderr.write('--cv takes `family` (leave-one-family-out cross-validation)\n');
@@ -53,7 +75,7 @@ async function main(): Promise<void> {
     return;
   }
   const truths = groundTruths(dir);
-  const corpus = openCorpus({ cache: values.cache });
+  const corpus = openCorpus({ cache: values.cache, reading });
   const { engine } = corpus;
   if (values.split) {
     try {
@@ -150,7 +172,7 @@ async function main(): Promise<void> {
     // Corpora given with --train-with (the generated one) teach every fold, as they teach the shipped
     // model, and are not scored here.
     const extra = values['train-with'] ?? [];
-    const documents = await collectDocuments([dir, ...extra], values.cache);
+    const documents = await collectDocuments([dir, ...extra], values.cache, reading);
     const prefix = extra.length > 0 ? `${path.basename(path.resolve(dir))}/` : '';
     const all = crossValidatedFields(documents, familyOf);
     const held = new Map(
@@ -166,6 +188,7 @@ async function main(): Promise<void> {
     const cvReport = scoreCorpus(truths, held);
     const folds = new Set(truths.map(familyOf));
     const cvOut = values.out.replace(/(\.jsonl)?$/, '-cv.jsonl');
+    writeFileSync(values.report.replace(/(\.json)?$/, '-cv.json'), JSON.stringify(cvReport, null, 1));
     writeFileSync(
       cvOut,
       truths

@@ -13,6 +13,7 @@ import { findDates } from './finders/dates.js';
 import { findCurrency, findDocumentType, findPaymentMethod } from './finders/document-cues.js';
 import { findIdentifiers } from './finders/identifiers.js';
 import { findLabels, patternValues, valuesNear, type Candidate } from './finders/labelled.js';
+import { chooseAcrossReadings } from './readings.js';
 import { findLineItems } from './finders/line-items.js';
 import { findParties } from './finders/parties.js';
 import { findReferences } from './finders/references.js';
@@ -72,6 +73,20 @@ export function groupOf(field: FieldDefinition): CalibrationGroup {
  * one per field, its calibrated confidence and where it was printed. Fields not found are null.
  */
 export function extractFields(layer: TokenLayer, options: ExtractFieldsOptions): VerboseFieldResult[] {
+  // A document read more than once: each reading extracted, the answer chosen per field. (Training
+  // collects the first reading's candidates only.)
+  if (layer.readings && layer.readings.length > 0 && !options.collect) {
+    const { readings, ...first } = layer;
+    return chooseAcrossReadings(
+      layer,
+      extractReading(first, options),
+      readings.map((reading) => ({ layer: reading, fields: extractReading(reading, options) })),
+    );
+  }
+  return extractReading(layer, options);
+}
+
+function extractReading(layer: TokenLayer, options: ExtractFieldsOptions): VerboseFieldResult[] {
   const view = createView(layer);
   const hints = documentHints(view, options.locale);
   const names = new Set(options.fields.map((f) => f.name));

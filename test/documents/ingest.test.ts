@@ -244,3 +244,36 @@ describe('ingesting with the pure-JavaScript image backend', () => {
     }
   });
 });
+
+describe('a weak photo read a second time', () => {
+  it('keeps the second reading (from a locally thresholded image) as a layer of its own, only when asked', async () => {
+    const pdf = await makeTextPdf([{ lines: INVOICE_LINES.slice(0, 4) }]);
+    const photo = await encodeImage(await renderPdfPage(pdf, 150), 'png');
+    const always = createEngine({ ocr: { workers: 1 }, ingest: { secondReadingBelow: 1 } });
+    const never = createEngine({ ocr: { workers: 1 }, ingest: { secondReadingBelow: 0 } });
+    try {
+      const twice = await always.ingest((await always.upload(photo)).fileId);
+      expect(twice.readings).toHaveLength(1);
+      const second = twice.readings![0]!;
+      expect(second.readings).toBeUndefined();
+      expect(second.pages).toEqual(twice.pages);
+      expect(second.tokens.map((t, i) => t.id === i && t.source === 'ocr').every(Boolean)).toBe(true);
+      // Both readings are of the same picture: the same word sits at the same place.
+      const a = findToken(twice.tokens, 'INV-20931')!;
+      const b = findToken(second.tokens, 'INV-20931')!;
+      expect(Math.abs(centre(a).x - centre(b).x)).toBeLessThan(0.01);
+      expect(Math.abs(centre(a).y - centre(b).y)).toBeLessThan(0.01);
+      // Extraction reads both; every box points at the stored layer's tokens.
+      const fields = (await always.extract(twice.fileId, ['invoices:2'])).fields;
+      const reference = fields.find((f) => f.name === 'document.referenceNo')!;
+      expect(reference.value).toBe('INV-20931');
+      expect(reference.boundingBox!.tokenIds.map((id) => twice.tokens[id]!.text)).toEqual(['INV-20931']);
+
+      const once = await never.ingest((await never.upload(photo)).fileId);
+      expect(once.readings).toBeUndefined();
+      expect(texts(once)).toEqual(texts(twice));
+    } finally {
+      await Promise.all([always.close(), never.close()]);
+    }
+  });
+});

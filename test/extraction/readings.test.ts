@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { Token, TokenLayer } from '../../src/core/types.js';
+import { chooseAcrossReadings } from '../../src/extraction/readings.js';
+import type { VerboseFieldResult } from '../../src/extraction/types.js';
+
+function layer(words: Array<[string, number, number]>): TokenLayer {
+  const tokens: Token[] = words.map(([text, x, y], id) => ({
+    id,
+    text,
+    pageNum: 1,
+    box: { x0: x, y0: y, x1: x + 0.1, y1: y + 0.02 },
+    confidence: 0.8,
+    source: 'ocr',
+    lineId: 0,
+  }));
+  return {
+    formatVersion: 1,
+    fileId: 'f',
+    mediaType: 'image/jpeg',
+    pages: [{ pageNum: 1, width: 100, height: 100, unit: 'px', rotation: 0, source: 'ocr' }],
+    tokens,
+    lines: [],
+    blocks: [],
+    createdAt: '2026-11-23T00:00:00.000Z',
+  };
+}
+
+const box = (x: number, y: number, tokenIds: number[]) => ({
+  pageNum: 1,
+  topLeft: { x, y },
+  bottomRight: { x: x + 0.1, y: y + 0.02 },
+  tokenIds,
+});
+
+describe('choosing per field across readings', () => {
+  // The first reading misread the total (faint print); the second read it, at the same place.
+  const first = layer([
+    ['TOTAL', 0.1, 0.5],
+    ['12.S0', 0.5, 0.5],
+    ['2024-01-05', 0.5, 0.1],
+  ]);
+  const second = layer([
+    ['2024-01-05', 0.5, 0.1],
+    ['TOTAL', 0.1, 0.5],
+    ['12.50', 0.5, 0.5],
+  ]);
+  const firstFields: VerboseFieldResult[] = [
+    { name: 'receipt.total', value: null, confidence: 0, boundingBox: null },
+    { name: 'document.date', value: '2024-01-05', confidence: 0.7, boundingBox: box(0.5, 0.1, [2]) },
+    { name: 'document.supplierName', value: 'SHOP A', confidence: 0.6, boundingBox: null },
+    { name: 'invoice.lineitems', value: { headers: ['Item'], rows: [] }, confidence: 0.5, boundingBox: null },
+  ];
+  const secondFields: VerboseFieldResult[] = [
+    {
+      name: 'receipt.total',
+      value: '12.50',
+      confidence: 0.8,
+      boundingBox: box(0.5, 0.5, [2]),
+      candidates: [{ value: '12.50', confidence: 0.8, boundingBox: box(0.5, 0.5, [2]), text: '12.50' }],
+    },
+    { name: 'document.date', value: '2024-01-05', confidence: 0.9, boundingBox: box(0.5, 0.1, [0]) },
+    { name: 'document.supplierName', value: 'SH0P A', confidence: 0.4, boundingBox: null },
+    {
+      name: 'invoice.lineitems',
+      value: { headers: ['Item', 'Qty'], rows: [] },
+      confidence: 0.9,
+      boundingBox: null,
+    },
+  ];
+  const chosen = chooseAcrossReadings(first, firstFields, [{ layer: second, fields: secondFields }]);
+
+  it('takes an answer only the other reading has, its box pointing at the stored layer’s tokens', () => {
+    expect(chosen[0]).toMatchObject({ value: '12.50', confidence: 0.8, boundingBox: box(0.5, 0.5, [1]) });
+    expect(chosen[0]!.candidates![0]!.boundingBox).toEqual(box(0.5, 0.5, [1]));
+  });
+
+  it('an answer both readings give keeps the first one’s box and the higher confidence', () => {
+    expect(chosen[1]).toEqual({ ...firstFields[1], confidence: 0.9 });
+  });
+
+  it('of two different answers keeps the more confident one; tables stay the first reading’s', () => {
+    expect(chosen[2]).toEqual(firstFields[2]);
+    expect(chosen[3]).toBe(firstFields[3]);
+  });
+
+  it('with one reading, the fields are the first reading’s', () => {
+    expect(chooseAcrossReadings(first, firstFields, [])).toEqual(firstFields);
+  });
+});
