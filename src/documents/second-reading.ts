@@ -8,8 +8,11 @@ import type { OcrWord } from '../ports/ocr-engine.js';
  * extraction reads both and chooses per field (src/extraction/readings.ts).
  */
 
-/** Largest image binarised for a second reading (its sums take 12 bytes a pixel). */
-export const MAX_SECOND_READING_PIXELS = 16_000_000;
+/**
+ * Largest image binarised for a second reading: its sums take 12 bytes a pixel (about 100 MB at the
+ * limit). A receipt photo at recognition size is 1 to 4 million pixels, an A4 page at 240 dpi 5.6.
+ */
+export const MAX_SECOND_READING_PIXELS = 8_000_000;
 
 /**
  * Sauvola's local threshold: a pixel is ink when darker than mean x (1 + k (sd / 128 - 1)) of the
@@ -25,8 +28,10 @@ export function sauvolaBinarise(image: GreyImage, options: { window?: number; k?
   );
   // Integral images of the values and of their squares, one row and column of zeros in front.
   const stride = width + 1;
-  const sum = new Float64Array(stride * (height + 1));
-  const squares = new Float64Array(stride * (height + 1));
+  // Sums of at most 255 x 16 million fit 32 bits; sums of squares need a double.
+  const cells = stride * (height + 1);
+  const sum = width * height <= 16_000_000 ? new Uint32Array(cells) : new Float64Array(cells);
+  const squares = new Float64Array(cells);
   for (let y = 0; y < height; y++) {
     let rowSum = 0;
     let rowSquares = 0;
