@@ -5,6 +5,8 @@
  * bench/ because the bench compiles only src/ and bench/; the tests read it from here.
  */
 
+import { mulberry32 } from '../../src/core/random.js';
+
 /** A small seeded generator (mulberry32): the same seed draws the same numbers. */
 export interface Random {
   /** In [0, 1). */
@@ -16,14 +18,7 @@ export interface Random {
 }
 
 export function seeded(seed: number): Random {
-  let state = seed >>> 0 || 0x9e3779b9;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed >>> 0 || 0x9e3779b9);
   return {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),
