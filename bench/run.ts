@@ -33,12 +33,16 @@
  *      worst wait of another client meanwhile       vs  the same for an ordinary invoice
  *  11. extract (bench/lib/extract.ts): extractFields on warm token layers of generated documents, ms a
  *      page, the learned ranking                      vs  the finders' own order (before it)
+ *  12. logos (bench/lib/logos.ts): `docex extract` over 400 born-digital invoices whose first page also
+ *      paints the supplier's name as a logo picture, pages/s and header fields right
+ *                                                     vs  pdftotext -bbox-layout; the same invoices
+ *      without logos; and invoices whose name is only in the logo (with and without reading pictures)
  * Prints a table and writes bench/out/results.json. A missing native tool gives "n/a", never a failure;
  * an HTTP load test that lost anything fails the run (exit code 1, after the results are written).
  * Run: npm run bench
  * Some sections only: npm run bench -- --only queue   (or node dist/bench/run.js --only text,queue, or
  *   DOCEX_BENCH_ONLY=queue npm run bench); section names: text, ocr, pipeline, queue, rules, http,
- *   split, pg, batch, hostile, extract.
+ *   split, pg, batch, hostile, extract, logos.
  *   Such a partial run writes bench/out/results-<names>.json instead, so results.json stays the last
  *   full run.
  */
@@ -143,6 +147,7 @@ import {
   type SplitScore,
   type Timings,
 } from './lib/split.js';
+import { benchLogos, logoSummaryRows } from './lib/logos.js';
 import { benchPg, pgSummaryRows } from './lib/pg.js';
 import {
   fieldAgreement,
@@ -255,6 +260,7 @@ const SECTIONS = [
   'batch',
   'hostile',
   'extract',
+  'logos',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -2931,6 +2937,16 @@ async function main(): Promise<void> {
     const pgSection = only.has('pg') ? await benchPg(tmp, log) : undefined;
     const batch = only.has('batch') ? await benchBatch(tmp) : undefined;
     const extract = only.has('extract') ? await benchExtract(log) : undefined;
+    let logos: Awaited<ReturnType<typeof benchLogos>> | { reason: string } | undefined;
+    if (only.has('logos')) {
+      log('\n== 12. Born-digital invoices with logos (docex extract as a child process) ==');
+      const found = docexBin();
+      logos =
+        'reason' in found
+          ? { reason: found.reason }
+          : await benchLogos(found.bin, tmp, os.availableParallelism(), log);
+      if ('reason' in logos) log(`   ${na(logos.reason)}`);
+    }
     let hostile: Awaited<ReturnType<typeof benchHostile>> | { ok: false; reason: string } | undefined;
     if (only.has('hostile')) {
       const found = docexBin();
@@ -3316,6 +3332,8 @@ async function main(): Promise<void> {
         },
       );
     }
+    if (logos && 'reason' in logos) rows.push(info('Born-digital invoices with logos', na(logos.reason)));
+    else if (logos) rows.push(...logoSummaryRows(logos));
     log('\n== Summary ==');
     log(
       formatTable(
@@ -3358,6 +3376,7 @@ async function main(): Promise<void> {
       batch,
       hostile,
       extract,
+      logos,
       summary: rows,
     };
     // A partial run (--only) leaves results.json, the last full run, alone.

@@ -68,9 +68,16 @@ export interface EngineOptions {
     pageConcurrency?: number;
     /**
      * Scanned pages and photos whose first OCR reading averages a word confidence below this are read
-     * again from a locally thresholded image, and the two readings merged word by word. 0: never.
+     * again from a locally thresholded image, and extraction chooses per field between the two
+     * readings. Default 0.9; 0: never.
      */
     secondReadingBelow?: number;
+    /**
+     * Milliseconds a document may spend OCRing the pictures of its born-digital pages (logos, pasted
+     * scans), which are read only when extraction leaves the supplier's name unresolved; smallest
+     * pictures first, the first always. Default 3000; 0: never.
+     */
+    pictureBudgetMs?: number;
   };
 }
 

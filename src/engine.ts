@@ -5,6 +5,7 @@ import { DocexError, toDocexError } from './core/errors.js';
 import { hashClientSecret, newClientSecret, verifyClientSecret } from './auth/client-secrets.js';
 import type { StoredJob, StoredResult } from './core/jobs.js';
 import type { FileRecord, MediaType, TokenLayer } from './core/types.js';
+import { hasUnreadImageRegions, readImageRegions } from './documents/image-regions.js';
 import { ingestDocument, type OcrMode } from './documents/ingest.js';
 import { readWithLimit } from './documents/read-limited.js';
 import { sniffMediaType } from './documents/sniff.js';
@@ -12,6 +13,7 @@ import { createMemoryFileStore } from './adapters/stores/memory-file-store.js';
 import { createMemoryPersistence } from './adapters/persistence/memory-persistence.js';
 import { defaultImageBackend, defaultOcrEngine, defaultPdfWorkerPool } from './default-adapters.js';
 import { extractFields } from './extraction/extract.js';
+import { fieldsPicturesCouldAnswer } from './extraction/picture-fields.js';
 import { createCatalogue } from './products/catalogue.js';
 import type { FieldKind } from './products/types.js';
 import type { ImageBackend } from './ports/image-backend.js';
@@ -63,6 +65,8 @@ const MAX_RESULT_WAIT_MS = 5 * 60_000;
 const DEFAULT_RESULT_WAIT_MS = 30_000;
 /** Scans and photos read with an average word confidence below this are read a second time. */
 const DEFAULT_SECOND_READING_BELOW = 0.9;
+/** Time a document may spend OCRing the pictures of its born-digital pages when a field needs them. */
+const DEFAULT_PICTURE_BUDGET_MS = 3000;
 
 export function createEngine(options: EngineOptions = {}): Engine {
   const files = options.files ?? createMemoryFileStore();
@@ -86,6 +90,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     ocr: options.ingest?.ocr ?? 'auto',
     pageConcurrency: options.ingest?.pageConcurrency,
     secondReadingBelow: options.ingest?.secondReadingBelow ?? DEFAULT_SECOND_READING_BELOW,
+    pictureBudgetMs: Math.max(0, options.ingest?.pictureBudgetMs ?? DEFAULT_PICTURE_BUDGET_MS),
   };
   let closed = false;
 
@@ -165,6 +170,36 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
     await persistence.putTokenLayer(accountId, record.fileId, layer);
     return layer;
+  }
+
+  /**
+   * The layer with its unread pictures read (when a field needs them: src/documents/image-regions.ts),
+   * stored in place of the one given. Two callers asking at once share one reading.
+   */
+  async function readPictures(accountId: string, fileId: string, layer: TokenLayer): Promise<TokenLayer> {
+    const key = `${accountId}\u0000${fileId}\u0000pictures`;
+    let running = inFlight.get(key);
+    if (!running) {
+      running = (async () => {
+        const stored = await files.get(accountId, fileId);
+        if (!stored) throw new DocexError('FILE_NOT_FOUND', `No file with id ${fileId}.`);
+        const [pdfPort, ocrPort, imagePort] = await Promise.all([pdfReader(), ocrEngine(), imageBackend()]);
+        const read = await readImageRegions(
+          stored.content,
+          layer,
+          { pdf: pdfPort, ocr: ocrPort, images: imagePort },
+          {
+            dpi: ingestSettings.dpi,
+            maxPixels: ingestSettings.maxPixels,
+            budgetMs: ingestSettings.pictureBudgetMs,
+          },
+        );
+        await persistence.putTokenLayer(accountId, fileId, read);
+        return read;
+      })().finally(() => inFlight.delete(key));
+      inFlight.set(key, running);
+    }
+    return running;
   }
 
   // ---- jobs ----
@@ -341,12 +376,23 @@ export function createEngine(options: EngineOptions = {}): Engine {
         productIds,
         account.subscriptions ? { subscriptions: account.subscriptions } : {},
       );
-      const layer = await engine.ingest(fileId, { accountId });
-      const locale = opts.locale ?? (await requireFile(accountId, fileId)).locale ?? account.locale;
-      const fields = extractFields(layer, {
+      let layer = await engine.ingest(fileId, { accountId });
+      const record = await requireFile(accountId, fileId);
+      const locale = opts.locale ?? record.locale ?? account.locale;
+      const extractOptions = {
         fields: selection.fieldsets.flatMap((f) => f.fields),
         ...(locale ? { locale } : {}),
-      });
+      };
+      let fields = extractFields(layer, extractOptions);
+      // Pictures of born-digital pages are read only when the text left a field they could answer.
+      if (
+        ingestSettings.pictureBudgetMs > 0 &&
+        hasUnreadImageRegions(layer) &&
+        fieldsPicturesCouldAnswer(fields).length > 0
+      ) {
+        layer = await readPictures(accountId, record.fileId, layer);
+        fields = extractFields(layer, extractOptions);
+      }
       return {
         timestamp: new Date().toISOString(),
         fields: opts.verbose ? fields : fields.map((f) => plainField(f)),

@@ -32,10 +32,41 @@ export interface Page {
   ocrCorrection?: { rightAngle: 0 | 90 | 180 | 270; skew: number; dpi: number };
   /** Share of dark pixels of the page image, when the whole page was OCRed (a blank scan: near 0). */
   ink?: number;
+  /**
+   * Pictures on a page with a text layer, which may hold words the text layer lacks (a logo with the
+   * supplier's name, a pasted scan). Looked for and OCRed only when extraction leaves a field they
+   * could answer unresolved (src/documents/image-regions.ts). Absent where pictures are never read
+   * (pages OCRed in full, OCR off, image files).
+   */
+  pictures?: PagePictures;
+}
+
+/** What is known of the pictures of a page with a text layer. */
+export interface PagePictures {
+  /**
+   * Whether the page has been looked at for pictures: until then `regions` is empty (finding where
+   * pictures lie costs about as much as reading the page's text, so it waits until a field needs it).
+   */
+  examined: boolean;
+  /** The pictures worth reading (not icons, not backgrounds under text), smallest first. */
+  regions: ImageRegion[];
+}
+
+/** A picture on a page with a text layer, and whether its words have been read. */
+export interface ImageRegion {
+  box: Box;
+  /**
+   * `unread`: not OCRed (yet); `read`: OCRed, its new words are tokens of the layer; `skipped`:
+   * needed, but the document's time budget for pictures ran out first, or it could not be read.
+   */
+  state: 'unread' | 'read' | 'skipped';
 }
 
 export interface Token {
-  /** Integer unique within the document, in reading order: page, then line, then word. */
+  /**
+   * Integer unique within the document, in reading order: page, then line, then word. Words read
+   * later from a page's pictures (`imageRegions`) follow all others, so ids given out never change.
+   */
   id: number;
   text: string;
   pageNum: number;

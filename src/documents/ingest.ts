@@ -1,21 +1,13 @@
 import { DocexError } from '../core/errors.js';
 import { mapLimit } from '../core/map-limit.js';
-import type { Block, Box, Line, MediaType, Page, Token, TokenLayer } from '../core/types.js';
+import type { Block, Line, MediaType, Page, Token, TokenLayer } from '../core/types.js';
 import type { GreyImage, ImageBackend } from '../ports/image-backend.js';
 import type { OcrEngine } from '../ports/ocr-engine.js';
 import type { PdfPage, PdfReader } from '../ports/pdf-reader.js';
-import {
-  area,
-  clampBox01,
-  intersection,
-  mapBox,
-  turnRightAngle,
-  undoRightAngle,
-  type PointMap,
-} from './geometry.js';
-import { layoutWords, type FrameBox } from './layout.js';
-import { recognisePage, type RecognisedRegion } from './ocr-page.js';
-import { crop } from './raster.js';
+import { clampBox01, mapBox, turnRightAngle, undoRightAngle, type PointMap } from './geometry.js';
+import { layoutWords } from './layout.js';
+import { recognisePage } from './ocr-page.js';
+import { boxOfLines, regionBlocks, roundBox, wordsNotInText, type PageWord } from './page-words.js';
 import { isUsableText, wordsFromRuns, type TextWord } from './text-layer.js';
 
 export type OcrMode = 'auto' | 'always' | 'never';
@@ -42,14 +34,6 @@ export interface IngestOptions {
    * from a locally thresholded image and the readings merged (src/documents/second-reading.ts); 0 never.
    */
   secondReadingBelow?: number;
-}
-
-/** A word ready for the token layer: text, box in page fractions, confidence and origin. */
-interface PageWord {
-  text: string;
-  box: Box;
-  confidence: number;
-  source: 'text' | 'ocr';
 }
 
 /** Words of a page grouped into blocks of lines, boxes in page fractions. */
@@ -148,11 +132,6 @@ async function ingestPdf(
 /** Tesseract page segmentation for image files: one uniform block of text. */
 const IMAGE_SEGMENTATION = 6;
 
-/** An image region holding fewer text-layer words than this is recognised as well. */
-const FEW_WORDS = 8;
-/** Image regions smaller than this share of the page (icons, rules) are not recognised. */
-const MIN_IMAGE_AREA = 0.002;
-
 async function ingestPdfPage(
   pdfPage: PdfPage,
   pageNum: number,
@@ -175,49 +154,19 @@ async function ingestPdfPage(
   if (keepText) page.source = 'text';
 
   const fullPage = options.ocr === 'always' || (options.ocr === 'auto' && !usable);
-  const lookAtImages = options.ocr === 'auto' && usable && (await pdfPage.hasImages());
-  if (!fullPage && !lookAtImages) return { page, blocks: textBlocks };
-
-  const ocrBlocks: PageWord[][][] = [];
-  if (fullPage) {
-    const { image, dpi, toPage } = await fullPageImage(pdfPage, page, deps, options);
-    const region = await recognisePage(image, deps, { dpi, detectOrientation: true });
-    page.ocrCorrection = { ...region.correction, dpi: Math.round(dpi) };
-    page.ink = round4(region.ink);
-    ocrBlocks.push(...regionBlocks(region.blocks, toPage));
-  } else {
-    const rendered = await pdfPage.render({ dpi: options.dpi, maxPixels: options.maxPixels });
-    const { image } = rendered;
-    const toPage: PointMap = (x, y) => [x / image.width, y / image.height];
-    for (const placement of await pdfPage.imagePlacements()) {
-      const [ax, ay, bx, by, cx, cy] = placement.corners;
-      const dx = bx + cx - ax;
-      const dy = by + cy - ay;
-      const box = clampBox01({
-        x0: Math.min(ax, bx, cx, dx),
-        y0: Math.min(ay, by, cy, dy),
-        x1: Math.max(ax, bx, cx, dx),
-        y1: Math.max(ay, by, cy, dy),
-      });
-      if (area(box) < MIN_IMAGE_AREA) continue;
-      const inside = textBoxes.filter((t) => contains(box, centre(t))).length;
-      if (inside >= FEW_WORDS) continue;
-      const px = { x: box.x0 * image.width, y: box.y0 * image.height };
-      const part = crop(image, px.x, px.y, (box.x1 - box.x0) * image.width, (box.y1 - box.y0) * image.height);
-      if (part.width < 8 || part.height < 8) continue;
-      const region = await recognisePage(part, deps, { dpi: rendered.dpi, detectOrientation: false });
-      const origin = { x: Math.max(0, Math.round(px.x)), y: Math.max(0, Math.round(px.y)) };
-      ocrBlocks.push(...regionBlocks(region.blocks, (x, y) => toPage(x + origin.x, y + origin.y)));
-    }
+  if (!fullPage) {
+    // Pictures on a page with a text layer are not even looked for here: finding them costs about as
+    // much as reading the text, and most (logos beside the name in text, stamps, backgrounds) add
+    // nothing. Extraction has them found and read when a field they could answer is left unresolved.
+    if (options.ocr === 'auto' && usable) page.pictures = { examined: false, regions: [] };
+    return { page, blocks: textBlocks };
   }
-  // Where the text layer already has a word, its word wins: it is exact.
-  const extra = ocrBlocks
-    .map((block) =>
-      block
-        .map((line) => line.filter((w) => !textBoxes.some((t) => overlaps(t, w.box))))
-        .filter((l) => l.length > 0),
-    )
-    .filter((b) => b.length > 0);
+
+  const { image, dpi, toPage } = await fullPageImage(pdfPage, page, deps, options);
+  const region = await recognisePage(image, deps, { dpi, detectOrientation: true });
+  page.ocrCorrection = { ...region.correction, dpi: Math.round(dpi) };
+  page.ink = round4(region.ink);
+  const extra = wordsNotInText(regionBlocks(region.blocks, toPage), textBoxes);
   if (extra.length > 0) page.source = keepText ? 'text+ocr' : 'ocr';
   return { page, blocks: [...textBlocks, ...extra] };
 }
@@ -292,32 +241,6 @@ function textLayerBlocks(words: TextWord[], width: number, height: number): Page
   return blocks;
 }
 
-function regionBlocks(blocks: RecognisedRegion['blocks'], toPage: PointMap): PageWord[][][] {
-  return blocks.map((block) =>
-    block.lines.map((line) =>
-      line.words.map((w) => ({
-        text: w.text,
-        box: clampBox01(mapBox(w.box, toPage)),
-        confidence: w.confidence,
-        source: 'ocr' as const,
-      })),
-    ),
-  );
-}
-
-function centre(box: FrameBox): { x: number; y: number } {
-  return { x: (box.x0 + box.x1) / 2, y: (box.y0 + box.y1) / 2 };
-}
-
-function contains(box: FrameBox, point: { x: number; y: number }): boolean {
-  return point.x >= box.x0 && point.x <= box.x1 && point.y >= box.y0 && point.y <= box.y1;
-}
-
-function overlaps(a: FrameBox, b: FrameBox): boolean {
-  const shared = intersection(a, b);
-  return shared > 0.3 * Math.min(area(a), area(b));
-}
-
 /** Numbers tokens, lines and blocks in reading order: page, block (top to bottom), line, word. */
 function assembleTokenLayer(fileId: string, mediaType: MediaType, pages: PageContent[]): TokenLayer {
   const tokens: Token[] = [];
@@ -325,7 +248,7 @@ function assembleTokenLayer(fileId: string, mediaType: MediaType, pages: PageCon
   const blocks: Block[] = [];
   for (const { page, blocks: pageBlocks } of pages) {
     const ordered = pageBlocks
-      .map((b) => ({ lines: b, box: boxOf(b) }))
+      .map((b) => ({ lines: b, box: boxOfLines(b) }))
       .sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
     for (const block of ordered) {
       const blockId = blocks.length;
@@ -339,7 +262,7 @@ function assembleTokenLayer(fileId: string, mediaType: MediaType, pages: PageCon
             id: tokens.length,
             text: word.text,
             pageNum: page.pageNum,
-            box: round(word.box),
+            box: roundBox(word.box),
             confidence: round4(word.confidence),
             source: word.source,
             lineId,
@@ -348,13 +271,13 @@ function assembleTokenLayer(fileId: string, mediaType: MediaType, pages: PageCon
         lines.push({
           id: lineId,
           pageNum: page.pageNum,
-          box: round(boxOf([words])),
+          box: roundBox(boxOfLines([words])),
           tokenIds,
           blockId,
         });
         lineIds.push(lineId);
       }
-      blocks.push({ id: blockId, pageNum: page.pageNum, box: round(block.box), lineIds });
+      blocks.push({ id: blockId, pageNum: page.pageNum, box: roundBox(block.box), lineIds });
     }
   }
   return {
@@ -369,31 +292,6 @@ function assembleTokenLayer(fileId: string, mediaType: MediaType, pages: PageCon
   };
 }
 
-/** The box around the words of some lines (at least one word). */
-function boxOf(lines: PageWord[][]): Box {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const line of lines) {
-    for (const { box } of line) {
-      x0 = Math.min(x0, box.x0);
-      y0 = Math.min(y0, box.y0);
-      x1 = Math.max(x1, box.x1);
-      y1 = Math.max(y1, box.y1);
-    }
-  }
-  return { x0, y0, x1, y1 };
-}
-
 function round4(v: number): number {
   return Math.round(v * 10_000) / 10_000;
-}
-
-function round(box: Box): Box {
-  return { x0: round6(box.x0), y0: round6(box.y0), x1: round6(box.x1), y1: round6(box.y1) };
-}
-
-function round6(v: number): number {
-  return Math.round(v * 1e6) / 1e6;
 }

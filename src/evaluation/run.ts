@@ -20,7 +20,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { OcrEngineChoice } from '../default-adapters.js';
 import type { EngineOptions } from '../engine.js';
-import { extractFields } from '../extraction/extract.js';
 import { collectDocuments } from './collect-candidates.js';
 import { crossValidatedFields } from './ranker-training.js';
 import { groundTruths, openCorpus } from './corpus-layers.js';
@@ -106,10 +105,10 @@ async function main(): Promise<void> {
       const file = path.join(dir, gt.file);
       process.stderr.write(`\r[${i + 1}/${truths.length}] ${gt.file.slice(0, 60).padEnd(60)}`);
       try {
-        const { fileId, layer } = await corpus.layer(file);
-        const selection = engine.catalogue.resolve([productFor(gt.type)]);
-        const definitions = selection.fieldsets.flatMap((f) => f.fields);
-        const verbose = extractFields(layer, { fields: definitions });
+        const fileId = await corpus.upload(file);
+        // As the engine extracts: the pictures of a born-digital page are read when a field needs them
+        // (the cache then keeps the layer with their words).
+        const verbose = (await engine.extract(fileId, [productFor(gt.type)], { verbose: true })).fields;
         const fields = verbose.map(({ name, value, confidence, boundingBox }) => ({
           name,
           value,

@@ -42,8 +42,11 @@ export interface PdfPage {
   scanImage(maxPixels: number): Promise<{ image: GreyImage; box: Box } | undefined>;
   /** Where raster images are painted on the page. */
   imagePlacements(): Promise<ImagePlacement[]>;
-  /** Renders the page as displayed, greyscale, at `dpi` (lowered so the bitmap stays under maxPixels). */
-  render(options: { dpi: number; maxPixels: number }): Promise<{ image: GreyImage; dpi: number }>;
+  /**
+   * Renders the page as displayed, greyscale, at `dpi` (lowered so the bitmap stays under maxPixels);
+   * with `part` (fractions of the displayed page), only that rectangle of it, at the same scale.
+   */
+  render(options: { dpi: number; maxPixels: number; part?: Box }): Promise<{ image: GreyImage; dpi: number }>;
 }
 
 export interface PdfDocument {

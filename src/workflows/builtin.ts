@@ -62,11 +62,12 @@ export function extractWorkflow(namespace: string): WorkflowDefinition {
     },
     async run({ inputs, accountId, engine }) {
       const fileId = inputs.file_id as string;
-      const layer = await engine.ingest(fileId, { accountId });
       const result = await engine.extract(fileId, inputs.product_ids as string[], {
         accountId,
         verbose: true,
       });
+      // Read after extracting: extraction may have read the pictures of a born-digital page.
+      const layer = await engine.ingest(fileId, { accountId });
       return { fields: result.fields, usage: usageOf(layer) };
     },
     fromV1: ({ fileId, productIds }) => ({ file_id: fileId, product_ids: productIds }),

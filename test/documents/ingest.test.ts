@@ -137,8 +137,9 @@ describe('ingesting pages without a text layer', () => {
     expect(Math.abs(centre(word).y - expected.y)).toBeLessThan(0.01);
   });
 
-  it('reads both the text layer and the picture of a logo on a mixed page', async () => {
-    const layer = await ingestBytes(await makeMixedPdf('NORTHWIND', INVOICE_LINES.slice(2)));
+  it('reads both the text layer and the picture of a logo when OCR is always', async () => {
+    // With `auto`, pictures are only noted (test/documents/image-regions.test.ts).
+    const layer = await ingestBytes(await makeMixedPdf('NORTHWIND', INVOICE_LINES.slice(2)), 'always');
     expect(layer.pages[0]!.source).toBe('text+ocr');
     const logo = findToken(layer.tokens, 'NORTHWIND')!;
     expect(logo.source).toBe('ocr');

@@ -102,6 +102,31 @@ export function pdfReaderContract(name: string, make: MakePdfReader): void {
       }
     });
 
+    it('renders a part of a page alone, at the scale of the whole', async () => {
+      const pdf = await PDFDocument.create();
+      const page = pdf.addPage([A4.width, A4.height]);
+      // A black square from (100, 100) to (200, 200) pt from the top left.
+      page.drawRectangle({ x: 100, y: A4.height - 200, width: 100, height: 100, color: rgb(0, 0, 0) });
+      const doc = await reader.open(await pdf.save());
+      try {
+        // The part from (50, 50) to (250, 150) pt: the square's upper half, 50 pt in from the part's left.
+        const part = { x0: 50 / A4.width, y0: 50 / A4.height, x1: 250 / A4.width, y1: 150 / A4.height };
+        const { image, dpi } = await (await doc.page(1)).render({ dpi: 144, maxPixels: 50_000_000, part });
+        expect(dpi).toBeCloseTo(144);
+        // 200 x 100 pt at 2 pixels a point.
+        expect(Math.abs(image.width - 400)).toBeLessThanOrEqual(2);
+        expect(Math.abs(image.height - 200)).toBeLessThanOrEqual(2);
+        const at = (xPt: number, yPt: number) =>
+          image.data[Math.round(yPt * 2) * image.width + Math.round(xPt * 2)]!;
+        expect(at(60, 60)).toBeLessThan(50); // inside the square: (110, 110) on the page
+        expect(at(40, 60)).toBeGreaterThan(200); // left of it: (90, 110)
+        expect(at(60, 40)).toBeGreaterThan(200); // above it: (110, 90)
+        expect(at(160, 60)).toBeGreaterThan(200); // right of it: (210, 110)
+      } finally {
+        await doc.close();
+      }
+    });
+
     it('takes the picture of a scanned page as stored, turned as displayed, instead of rendering it', async () => {
       // A 400 x 600 picture, white with a black square in its top-left quarter.
       const picture = { width: 400, height: 600, data: new Uint8Array(400 * 600).fill(255) };

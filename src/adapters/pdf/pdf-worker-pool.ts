@@ -486,8 +486,11 @@ export function createPdfWorkerPool(options: PdfWorkerPoolOptions = {}): PdfWork
       scanImage: async (maxPixels) =>
         (await doc.run({ op: 'scanImage', page: pageNum, maxPixels })) as
           { image: GreyImage; box: Box } | undefined,
-      render: async ({ dpi, maxPixels }) =>
-        (await doc.run({ op: 'render', page: pageNum, dpi, maxPixels })) as { image: GreyImage; dpi: number },
+      render: async ({ dpi, maxPixels, part }) =>
+        (await doc.run({ op: 'render', page: pageNum, dpi, maxPixels, ...(part ? { part } : {}) })) as {
+          image: GreyImage;
+          dpi: number;
+        },
       release(): void {
         doc.run({ op: 'release', page: pageNum }).catch(() => undefined);
       },

@@ -1,3 +1,4 @@
+import type { Box } from '../../core/types.js';
 import type { PdfBudget } from './pdf-budget.js';
 
 /** What the pool gives a PDF worker thread when it starts. */
@@ -15,7 +16,7 @@ export type PdfCall =
   | { op: 'hasImages'; page: number }
   | { op: 'scanImage'; page: number; maxPixels: number }
   | { op: 'imagePlacements'; page: number }
-  | { op: 'render'; page: number; dpi: number; maxPixels: number }
+  | { op: 'render'; page: number; dpi: number; maxPixels: number; part?: Box }
   | { op: 'release'; page: number }
   | { op: 'close' }
   | { op: 'copyPages'; bytes: Uint8Array; ranges: Array<[number, number]> };

@@ -66,7 +66,13 @@ async function run(call: PdfCall): Promise<{ value: unknown; transfer?: ArrayBuf
       return { value: { ...scan, image: { ...scan.image, data } }, transfer: [data.buffer as ArrayBuffer] };
     }
     case 'render': {
-      const rendered = await (await page(call.page)).render({ dpi: call.dpi, maxPixels: call.maxPixels });
+      const rendered = await (
+        await page(call.page)
+      ).render({
+        dpi: call.dpi,
+        maxPixels: call.maxPixels,
+        ...(call.part ? { part: call.part } : {}),
+      });
       const data = alone(rendered.image.data);
       return {
         value: { ...rendered, image: { ...rendered.image, data } },

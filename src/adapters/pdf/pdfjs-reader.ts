@@ -243,7 +243,7 @@ function wrapPage(
         const thumb = page.getViewport({
           scale: Math.min(1, 200 / Math.max(viewport.width, viewport.height)),
         });
-        await renderInto(doc, page, thumb, Math.ceil(thumb.width), Math.ceil(thumb.height), 0, true);
+        await renderInto(doc, page, thumb, Math.ceil(thumb.width), Math.ceil(thumb.height), 0, 0, true);
       }
       const coords = recorded();
       const placements: ImagePlacement[] = [];
@@ -254,20 +254,28 @@ function wrapPage(
       }
       return placements;
     },
-    async render({ dpi, maxPixels }) {
+    async render({ dpi, maxPixels, part }) {
+      // `part` (fractions of the displayed page) renders that rectangle alone, at the same scale.
+      const share = part ? Math.max(0, part.x1 - part.x0) * Math.max(0, part.y1 - part.y0) : 1;
       let scale = dpi / 72;
-      const pixels = viewport.width * viewport.height * scale * scale;
+      const pixels = viewport.width * viewport.height * scale * scale * share;
       if (pixels > maxPixels) scale *= Math.sqrt(maxPixels / pixels);
       const renderViewport = page.getViewport({ scale });
-      const width = Math.max(1, Math.floor(renderViewport.width));
-      const height = Math.max(1, Math.floor(renderViewport.height));
+      const pageWidth = Math.max(1, Math.floor(renderViewport.width));
+      const pageHeight = Math.max(1, Math.floor(renderViewport.height));
+      const left = part ? clampInt(Math.floor(part.x0 * pageWidth), 0, pageWidth - 1) : 0;
+      const top0 = part ? clampInt(Math.floor(part.y0 * pageHeight), 0, pageHeight - 1) : 0;
+      const width = part ? clampInt(Math.ceil(part.x1 * pageWidth) - left, 1, pageWidth - left) : pageWidth;
+      const height = part
+        ? clampInt(Math.ceil(part.y1 * pageHeight) - top0, 1, pageHeight - top0)
+        : pageHeight;
       const grey = new Uint8Array(width * height);
       // The page is drawn in horizontal bands: an RGBA canvas (and its pixel copy) of a whole 300 dpi
       // page costs 70 MB, a band a fraction of that.
       const bandRows = Math.max(1, Math.min(height, Math.floor(BAND_PIXELS / width)));
       for (let top = 0; top < height; top += bandRows) {
         const rows = Math.min(bandRows, height - top);
-        const band = await renderInto(doc, page, renderViewport, width, rows, top, false);
+        const band = await renderInto(doc, page, renderViewport, width, rows, left, top0 + top, false);
         grey.set(greyFromInterleaved(band, width, rows, 4).data, top * width);
       }
       return { image: { width, height, data: grey }, dpi: scale * 72 };
@@ -275,16 +283,24 @@ function wrapPage(
   };
 }
 
+function clampInt(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, Math.round(value)));
+}
+
 /** A page's bitmap at 4 million pixels a band: 16 MB of RGBA at a time. */
 const BAND_PIXELS = 4_000_000;
 
-/** Renders rows [top, top + rows) of the page at `viewport` onto a white canvas; returns its RGBA pixels. */
+/**
+ * Renders rows [top, top + rows) and columns [left, left + width) of the page at `viewport` onto a
+ * white canvas; returns its RGBA pixels.
+ */
 async function renderInto(
   doc: PDFDocumentProxy,
   page: PDFPageProxy,
   viewport: ReturnType<PDFPageProxy['getViewport']>,
   width: number,
   rows: number,
+  left: number,
   top: number,
   recordImages: boolean,
 ): Promise<ArrayLike<number>> {
@@ -297,7 +313,7 @@ async function renderInto(
       canvasContext: entry.context,
       canvas: entry.canvas,
       viewport,
-      transform: top === 0 ? null : [1, 0, 0, 1, 0, -top],
+      transform: top === 0 && left === 0 ? null : [1, 0, 0, 1, -left, -top],
       intent: 'print',
       recordImages,
     } as unknown as Parameters<PDFPageProxy['render']>[0]);
