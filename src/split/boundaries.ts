@@ -70,7 +70,7 @@ export function planSplit(pages: readonly PageFeatures[]): SplitPlan {
   return { segments, decisions, blankPages: outside };
 }
 
-type Identity = Pick<PageFeatures, 'number' | 'taxId' | 'supplier' | 'currency'>;
+type Identity = Pick<PageFeatures, 'number' | 'taxId' | 'supplier' | 'currency' | 'date'>;
 
 function identityOf(page: PageFeatures): Identity {
   const identity: Identity = {};
@@ -78,6 +78,7 @@ function identityOf(page: PageFeatures): Identity {
   if (page.taxId) identity.taxId = page.taxId;
   if (page.supplier) identity.supplier = page.supplier;
   if (page.currency) identity.currency = page.currency;
+  if (page.date) identity.date = page.date;
   return identity;
 }
 
@@ -97,6 +98,10 @@ function decide(
   // A blank page is a separator sheet, or the empty back of a duplex page: evidence, not proof.
   if (separated) add(3, 'blank page before');
   if (page.textless) add(3, 'a scan without readable text (a document of its own)');
+
+  // Pages of one document are printed on one paper size: a receipt after an A4 invoice, or receipts of
+  // different lengths, are other documents (a sheet turned sideways is the same paper).
+  if (!sameSize(previous.size, page.size)) add(2, 'another paper size');
 
   // Printed page numbers.
   if (page.mark?.index === 1) add(4, 'marked as page 1');
@@ -138,6 +143,13 @@ function decide(
       1.5 * certainty(Math.min(page.currency.confidence, document.currency.confidence)),
       'another currency',
     );
+  }
+
+  // Another date than the document's (both read surely): two receipts of one shop, two invoices of one
+  // supplier. The same date says little (a supplier's invoices of one day).
+  if (page.date && document.date && page.date.value !== document.date.value) {
+    const sure = certainty(Math.min(page.date.confidence, document.date.confidence));
+    if (sure >= 0.7) add(1.5 * sure, 'another date');
   }
 
   // How the page looks: a first page names the document (title, number, supplier, date).
@@ -183,6 +195,13 @@ function openingStrength(page: PageFeatures): number {
   if (page.taxId && page.taxId.confidence >= 0.8) strength += 1;
   if (page.date && page.date.confidence >= 0.8) strength += 0.5;
   return strength;
+}
+
+function sameSize(a: PageFeatures['size'], b: PageFeatures['size']): boolean {
+  const [a0, a1] = [a.width, a.height].sort((x, y) => x - y);
+  const [b0, b1] = [b.width, b.height].sort((x, y) => x - y);
+  const near = (x: number, y: number): boolean => Math.abs(x - y) <= 0.03 * Math.max(x, y);
+  return near(a0!, b0!) && near(a1!, b1!);
 }
 
 function sameId(a: string, b: string): boolean {

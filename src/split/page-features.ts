@@ -19,6 +19,8 @@ export interface PageFeatures {
   textless: boolean;
   tokens: number;
   scanned: boolean;
+  /** The page's size as displayed (points for a PDF page): consecutive pages of a document share it. */
+  size: { width: number; height: number };
   mark?: PageMark;
   /** A document title (INVOICE, RECHNUNG, FACTURE, RECEIPT...) in the top part of the page. */
   title: boolean;
@@ -49,6 +51,10 @@ const CUE_FIELDS = [
 ] as const;
 
 const FOUND = 0.35;
+
+/** Totals that close a document, and how sure extraction must be of one to say the page closes one. */
+const TOTAL_FIELDS = ['invoice.total', 'invoice.amountDue', 'receipt.total'] as const;
+const CLOSING_TOTAL = 0.5;
 
 /** A label that closes a document: the total, the amount due (checked on the words of one line). */
 const CLOSING_LABEL =
@@ -88,11 +94,14 @@ export function pageFeatures(
       found.has('document.referenceNo') ||
       found.has('document.supplierTaxId') ||
       (found.get('document.date')?.confidence ?? 0) >= 0.8;
-    const closing = lines.some((l, i) => {
-      if (!CLOSING_LABEL.test(l.text)) return false;
-      // The amount on the same line, or on the next line (a label above its amount).
-      return AMOUNT.test(l.text) || AMOUNT.test(lines[i + 1]?.text ?? '');
-    });
+    // A total found by extraction (a scan's label and its amount far apart on the row are often two
+    // OCR lines), or a closing label with an amount on its line or the next (a label above its amount).
+    const closing =
+      TOTAL_FIELDS.some((name) => (found.get(name)?.confidence ?? 0) >= CLOSING_TOTAL) ||
+      lines.some((l, i) => {
+        if (!CLOSING_LABEL.test(l.text)) return false;
+        return AMOUNT.test(l.text) || AMOUNT.test(lines[i + 1]?.text ?? '');
+      });
     const title = lines.some(
       (l) => l.y < 0.4 && TITLE.test(l.text.trim()) && l.text.split(/\s+/).length <= 8,
     );
@@ -102,6 +111,7 @@ export function pageFeatures(
       textless: tokens === 0 && !inkless,
       tokens,
       scanned,
+      size: { width: page.width, height: page.height },
       title,
       total: closing,
       header: new Set(

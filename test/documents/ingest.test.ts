@@ -46,7 +46,16 @@ describe('ingesting a PDF with a text layer', () => {
   it('splits runs into words with boxes in page fractions, origin top left', async () => {
     const layer = await ingestBytes(await makeTextPdf([{ lines: INVOICE_LINES }]));
     expect(layer.pages).toEqual([
-      { pageNum: 1, width: A4.width, height: A4.height, unit: 'pt', rotation: 0, source: 'text' },
+      {
+        pageNum: 1,
+        width: A4.width,
+        height: A4.height,
+        unit: 'pt',
+        rotation: 0,
+        source: 'text',
+        // Pictures are looked for only when a field needs them (image-regions.test.ts).
+        pictures: { examined: false, regions: [] },
+      },
     ]);
     expect(texts(layer)).toEqual(INVOICE_LINES.flatMap((l) => l.text.split(' ')));
     const number = findToken(layer.tokens, 'INV-20931')!;

@@ -10,6 +10,7 @@ function page(pageNum: number, over: Partial<PageFeatures> = {}): PageFeatures {
     textless: false,
     tokens: 120,
     scanned: false,
+    size: { width: 595, height: 842 },
     title: false,
     total: false,
     header: new Set<string>(),
@@ -367,5 +368,46 @@ describe('planSplit', () => {
     ]);
     expect(ranges(plan)).toEqual([[1, 3]]);
     expect(plan.blankPages).toEqual([]);
+  });
+
+  it('scanned receipts of one shop are parted by their paper length and dates, not joined by shop and tax id', () => {
+    const receipt = (pageNum: number, height: number, date: string) =>
+      page(pageNum, {
+        scanned: true,
+        size: { width: 226, height },
+        supplier: sure('FIZANVARTEC LLC', 0.84),
+        taxId: sure('GB695548764', 0.8),
+        date: sure(date, 0.97),
+        total: true,
+      });
+    const plan = planSplit([
+      receipt(1, 518, '2022-01-24'),
+      receipt(2, 462, '2025-04-24'),
+      receipt(3, 490, '2024-03-27'),
+    ]);
+    expect(ranges(plan)).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    expect(plan.decisions[0]!.reasons).toEqual(expect.arrayContaining(['+2 another paper size']));
+    expect(plan.decisions[0]!.reasons.some((r) => r.endsWith('another date'))).toBe(true);
+  });
+
+  it('a page turned sideways is the same paper, and the same date is no evidence either way', () => {
+    const plan = planSplit([
+      firstPage(1, ACME, { date: sure('2024-03-14', 0.97) }),
+      page(2, { size: { width: 842, height: 595 }, date: sure('2024-03-14', 0.97) }),
+    ]);
+    expect(ranges(plan)).toEqual([[1, 2]]);
+    expect(plan.decisions[0]!.reasons.join('; ')).not.toMatch(/paper size|another date/);
+  });
+
+  it('a date read with little confidence is no evidence of another document', () => {
+    const plan = planSplit([
+      firstPage(1, ACME, { date: sure('2024-03-14', 0.97) }),
+      page(2, { date: sure('2024-04-30', 0.6) }),
+    ]);
+    expect(plan.decisions[0]!.reasons.join('; ')).not.toMatch(/another date/);
   });
 });
