@@ -131,6 +131,8 @@ async function ingestPdf(
 
 /** Tesseract page segmentation for image files: one uniform block of text. */
 const IMAGE_SEGMENTATION = 6;
+/** A scanned PDF page this many times taller than wide (A4 is 1.41) is a receipt's. */
+const RECEIPT_SHAPE = 1.8;
 
 async function ingestPdfPage(
   pdfPage: PdfPage,
@@ -163,7 +165,12 @@ async function ingestPdfPage(
   }
 
   const { image, dpi, toPage } = await fullPageImage(pdfPage, page, deps, options);
-  const region = await recognisePage(image, deps, { dpi, detectOrientation: true });
+  const region = await recognisePage(image, deps, {
+    dpi,
+    detectOrientation: true,
+    // A page much taller than wide is a receipt: read as one block, as photos are (ingestImage).
+    ...(page.height > RECEIPT_SHAPE * page.width ? { pageSegmentationMode: IMAGE_SEGMENTATION } : {}),
+  });
   page.ocrCorrection = { ...region.correction, dpi: Math.round(dpi) };
   page.ink = round4(region.ink);
   const extra = wordsNotInText(regionBlocks(region.blocks, toPage), textBoxes);

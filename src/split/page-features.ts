@@ -1,5 +1,6 @@
 import type { TokenLayer } from '../core/types.js';
 import { extractFields } from '../extraction/extract.js';
+import { createView } from '../extraction/view.js';
 import type { FieldDefinition } from '../products/types.js';
 import { findPageMark, type PageMark } from './page-marks.js';
 import { sliceTokenLayer } from './slice-layer.js';
@@ -94,13 +95,15 @@ export function pageFeatures(
       found.has('document.referenceNo') ||
       found.has('document.supplierTaxId') ||
       (found.get('document.date')?.confidence ?? 0) >= 0.8;
-    // A total found by extraction (a scan's label and its amount far apart on the row are often two
-    // OCR lines), or a closing label with an amount on its line or the next (a label above its amount).
+    // A total found by extraction, or a closing label with an amount on its row or the next (a label
+    // above its amount). Rows, not lines: a receipt's label and its amount at the far right are one
+    // visual row but often two OCR lines.
+    const rows = createView(single).rows.map((row) => row.tokens.map((t) => t.text).join(' '));
     const closing =
       TOTAL_FIELDS.some((name) => (found.get(name)?.confidence ?? 0) >= CLOSING_TOTAL) ||
-      lines.some((l, i) => {
-        if (!CLOSING_LABEL.test(l.text)) return false;
-        return AMOUNT.test(l.text) || AMOUNT.test(lines[i + 1]?.text ?? '');
+      rows.some((row, i) => {
+        if (!CLOSING_LABEL.test(row)) return false;
+        return AMOUNT.test(row) || AMOUNT.test(rows[i + 1] ?? '');
       });
     const title = lines.some(
       (l) => l.y < 0.4 && TITLE.test(l.text.trim()) && l.text.split(/\s+/).length <= 8,

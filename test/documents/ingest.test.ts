@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import type { Token, TokenLayer } from '../../src/index.js';
 import { rotateRightAngle } from '../../src/documents/raster.js';
-import { defaultImageBackend } from '../../src/default-adapters.js';
+import { PDFDocument } from 'pdf-lib';
+import { defaultImageBackend, defaultOcrEngine } from '../../src/default-adapters.js';
+import type { OcrEngine } from '../../src/ports/ocr-engine.js';
 import {
   A4,
   INVOICE_LINES,
@@ -284,6 +286,54 @@ describe('a weak photo read a second time', () => {
       expect(texts(once)).toEqual(texts(twice));
     } finally {
       await Promise.all([always.close(), never.close()]);
+    }
+  });
+});
+
+describe('scanned receipts in a PDF', () => {
+  it('reads a page much taller than wide as one block of text, as a photo, and an A4 scan page by page analysis', async () => {
+    const real = await defaultOcrEngine({ workers: 1 });
+    const modes: Array<number | undefined> = [];
+    // The real recogniser, with a note of how it was asked to segment each page.
+    const recording: OcrEngine = {
+      recognize: (image, options) => {
+        modes.push(options?.pageSegmentationMode);
+        return real.recognize(image, options);
+      },
+      close: () => real.close(),
+    };
+    const reading = createEngine({ ocr: recording });
+    try {
+      const receipt = await makeTextPdf([
+        {
+          width: 226,
+          height: 520,
+          lines: [
+            { text: 'CORNER SHOP', x: 60, y: 40, size: 14, bold: true },
+            { text: 'TOTAL', x: 12, y: 300, size: 10 },
+            { text: '12.50', x: 180, y: 300, size: 10 },
+          ],
+        },
+      ]);
+      const image = await encodeImage(await renderPdfPage(receipt, 200), 'png');
+      const doc = await PDFDocument.create();
+      const png = await doc.embedPng(image);
+      doc.addPage([226, 520]).drawImage(png, { x: 0, y: 0, width: 226, height: 520 });
+      const { fileId } = await reading.upload(await doc.save());
+      const layer = await reading.ingest(fileId);
+      expect(layer.pages[0]!.source).toBe('ocr');
+      expect(texts(layer).join(' ')).toContain('12.50');
+      expect(modes.length).toBeGreaterThan(0);
+      expect(modes.every((m) => m === 6)).toBe(true);
+      modes.length = 0;
+      const a4 = await makeImagePdf([
+        await encodeImage(await renderPdfPage(await makeTextPdf([{ lines: INVOICE_LINES }]), 150), 'png'),
+      ]);
+      await reading.ingest((await reading.upload(a4)).fileId);
+      expect(modes.length).toBeGreaterThan(0);
+      expect(modes.every((m) => m === undefined)).toBe(true);
+    } finally {
+      await reading.close();
     }
   });
 });

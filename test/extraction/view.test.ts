@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { Page, Token, TokenLayer } from '../../src/core/types.js';
+import { createView } from '../../src/extraction/view.js';
+
+/** A label at the left and its amount at the far right, the amount 0.028 of the page lower. */
+function receipt(ocrCorrection?: Page['ocrCorrection']): TokenLayer {
+  const token = (id: number, text: string, cx: number, cy: number): Token => ({
+    id,
+    text,
+    pageNum: 1,
+    box: { x0: cx - 0.05, y0: cy - 0.01, x1: cx + 0.05, y1: cy + 0.01 },
+    confidence: 0.9,
+    source: 'ocr',
+    lineId: id,
+  });
+  return {
+    formatVersion: 1,
+    fileId: 'skewed',
+    mediaType: 'image/png',
+    pages: [
+      {
+        pageNum: 1,
+        width: 1000,
+        height: 1000,
+        unit: 'px',
+        rotation: 0,
+        source: 'ocr',
+        ...(ocrCorrection ? { ocrCorrection } : {}),
+      },
+    ],
+    tokens: [token(0, 'TOTAL', 0.1, 0.5), token(1, '12.50', 0.9, 0.528)],
+    lines: [],
+    blocks: [],
+    createdAt: '2024-01-01T00:00:00.000Z',
+  };
+}
+
+const rowTexts = (layer: TokenLayer): string[] =>
+  createView(layer).rows.map((r) => r.tokens.map((t) => t.text).join(' '));
+
+describe('rows of a skewed scan', () => {
+  it('are formed on the straightened heights: a label and its amount far right share a row', () => {
+    // Straightened by 2 degrees clockwise before OCR: tan(2°) x 0.8 of the width = 0.028 of the height.
+    expect(rowTexts(receipt({ rightAngle: 0, skew: 2, dpi: 0 }))).toEqual(['TOTAL 12.50']);
+  });
+
+  it('stay apart where the page was not straightened, or was turned the other way', () => {
+    expect(rowTexts(receipt())).toEqual(['TOTAL', '12.50']);
+    expect(rowTexts(receipt({ rightAngle: 0, skew: -2, dpi: 0 }))).toEqual(['TOTAL', '12.50']);
+    // Skew under 0.2 degrees is left alone.
+    expect(rowTexts(receipt({ rightAngle: 0, skew: 0.1, dpi: 0 }))).toEqual(['TOTAL', '12.50']);
+  });
+});
