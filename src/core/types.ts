@@ -50,6 +50,8 @@ export interface PagePictures {
   examined: boolean;
   /** The pictures worth reading (not icons, not backgrounds under text), smallest first. */
   regions: ImageRegion[];
+  /** The page was not examined: the document's time budget for pictures ran out first. */
+  skipped?: true;
 }
 
 /** A picture on a page with a text layer, and whether its words have been read. */

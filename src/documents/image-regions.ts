@@ -71,8 +71,15 @@ export async function readImageRegions(
   const start = now();
   const doc = await deps.pdf.open(content);
   try {
+    let looked = 0;
     for (const page of pages) {
       if (!page.pictures || page.pictures.examined) continue;
+      // Pages in order (a logo is on the first), the first always; a long document may spend the
+      // budget looking, and the pages left are marked so that no later call looks again.
+      if (looked++ > 0 && now() - start >= options.budgetMs) {
+        page.pictures = { examined: true, regions: [], skipped: true };
+        continue;
+      }
       const textBoxes = layer.tokens
         .filter((t) => t.pageNum === page.pageNum && t.source === 'text')
         .map((t) => t.box);

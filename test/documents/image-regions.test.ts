@@ -131,6 +131,32 @@ describe('pictures on born-digital pages', () => {
     expect(hasUnreadImageRegions(read)).toBe(false);
   });
 
+  it('are looked for page by page, the first always, until the budget is spent; the rest are not looked at again', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const logo = await doc.embedPng(await picture('OSPREY', 160, 40));
+    for (let n = 0; n < 3; n++) {
+      const page = doc.addPage([A4.width, A4.height]);
+      page.drawImage(logo, { x: 40, y: A4.height - 60, width: 160, height: 40 });
+      for (const line of INVOICE_LINES.slice(2))
+        page.drawText(line.text, { x: line.x, y: A4.height - line.y, size: line.size ?? 12, font });
+    }
+    const bytes = await doc.save();
+    const layer = await ingest(bytes);
+    let clock = 0;
+    const read = await readImageRegions(bytes, layer, await deps(), {
+      dpi: 300,
+      maxPixels: 40e6,
+      budgetMs: 5_000,
+      now: () => (clock += 10_000),
+    });
+    expect(read.pages.map((p) => p.pictures?.skipped ?? false)).toEqual([false, true, true]);
+    expect(read.pages[0]!.pictures!.regions.map((r) => r.state)).toEqual(['read']);
+    expect(read.pages[1]!.pictures).toEqual({ examined: true, regions: [], skipped: true });
+    expect(hasUnreadImageRegions(read)).toBe(false);
+    expect(read.tokens.filter((t) => t.text === 'OSPREY').map((t) => t.pageNum)).toEqual([1]);
+  });
+
   it('that cannot be read are marked skipped, and the text layer stands', async () => {
     const bytes = await makeMixedPdf('NORTHWIND', INVOICE_LINES.slice(2));
     const layer = await ingest(bytes);
