@@ -69,7 +69,24 @@ export async function readImageRegions(
   );
   const added = new Map<number, PageWord[][][]>();
   const start = now();
-  const doc = await deps.pdf.open(content);
+  let doc: PdfDocument;
+  try {
+    doc = await deps.pdf.open(content);
+  } catch {
+    // The file read once already; if it cannot be opened again (a resource limit), its text stands.
+    for (const page of pages) {
+      if (!page.pictures) continue;
+      page.pictures = page.pictures.examined
+        ? {
+            ...page.pictures,
+            regions: page.pictures.regions.map((r) =>
+              r.state === 'unread' ? { ...r, state: 'skipped' as const } : r,
+            ),
+          }
+        : { examined: true, regions: [], skipped: true };
+    }
+    return { ...layer, pages };
+  }
   try {
     let looked = 0;
     for (const page of pages) {

@@ -157,6 +157,23 @@ describe('pictures on born-digital pages', () => {
     expect(read.tokens.filter((t) => t.text === 'OSPREY').map((t) => t.pageNum)).toEqual([1]);
   });
 
+  it('of a file that cannot be opened again are given up, and the text layer stands', async () => {
+    const bytes = await makeMixedPdf('NORTHWIND', INVOICE_LINES.slice(2));
+    const layer = await ingest(bytes);
+    const refusing = {
+      ...(await deps()),
+      pdf: { open: () => Promise.reject(new Error('over the memory limit')) },
+    };
+    const read = await readImageRegions(bytes, layer, refusing, {
+      dpi: 300,
+      maxPixels: 40e6,
+      budgetMs: 10_000,
+    });
+    expect(read.pages[0]!.pictures).toEqual({ examined: true, regions: [], skipped: true });
+    expect(read.tokens).toEqual(layer.tokens);
+    expect(hasUnreadImageRegions(read)).toBe(false);
+  });
+
   it('that cannot be read are marked skipped, and the text layer stands', async () => {
     const bytes = await makeMixedPdf('NORTHWIND', INVOICE_LINES.slice(2));
     const layer = await ingest(bytes);
