@@ -100,14 +100,17 @@ export async function readImageRegions(
       const textBoxes = layer.tokens
         .filter((t) => t.pageNum === page.pageNum && t.source === 'text')
         .map((t) => t.box);
-      const pdfPage = await doc.page(page.pageNum);
       try {
-        const placements = (await pdfPage.hasImages()) ? await pdfPage.imagePlacements() : [];
-        page.pictures = { examined: true, regions: pictureRegions(placements, textBoxes) };
+        const pdfPage = await doc.page(page.pageNum);
+        try {
+          const placements = (await pdfPage.hasImages()) ? await pdfPage.imagePlacements() : [];
+          page.pictures = { examined: true, regions: pictureRegions(placements, textBoxes) };
+        } finally {
+          pdfPage.release();
+        }
       } catch {
+        // A page whose pictures cannot be looked at has none to read.
         page.pictures = { examined: true, regions: [] };
-      } finally {
-        pdfPage.release();
       }
     }
     const wanted = pages
