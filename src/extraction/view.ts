@@ -48,7 +48,6 @@ export function keyOf(text: string): string {
 
 /** Skew (degrees) below which rows are formed on the heights as they are. */
 const MIN_ROW_SKEW = 0.2;
-const SKEW_SIGN = -1;
 
 export function createView(layer: TokenLayer): DocumentView {
   const aspect = new Map(layer.pages.map((p) => [p.pageNum, p.width / p.height]));
@@ -84,7 +83,8 @@ export function createView(layer: TokenLayer): DocumentView {
     layer.pages.map((p) => [
       p.pageNum,
       p.ocrCorrection && Math.abs(p.ocrCorrection.skew) >= MIN_ROW_SKEW
-        ? (SKEW_SIGN * Math.tan((p.ocrCorrection.skew * Math.PI) / 180) * p.width) / p.height
+        ? // Straightened clockwise by `skew`: on the page as given, words further right sit lower.
+          (-Math.tan((p.ocrCorrection.skew * Math.PI) / 180) * p.width) / p.height
         : 0,
     ]),
   );
