@@ -27,6 +27,12 @@ export interface FieldRecord {
 export interface DocumentRecord {
   truth: GroundTruth;
   fields: FieldRecord[];
+  /**
+   * The fields of each further reading of the document (a weak photo read again from a thresholded
+   * image), in the order of `fields`. Nothing is fitted on them; cross-validation predicts them with
+   * the fold's model and chooses per field as extraction does (src/extraction/readings.ts).
+   */
+  readings?: FieldRecord[][];
 }
 
 /**
@@ -187,9 +193,37 @@ export function outOfFold(
   const out = new Map<string, Prediction[]>();
   for (const [fold, held] of folds) {
     const fields = trainRanker(documents.filter((d) => foldOf(d.truth) !== fold));
-    for (const doc of held) out.set(doc.truth.file, predict(doc, fields));
+    for (const doc of held) {
+      out.set(doc.truth.file, predict(doc, fields));
+      doc.readings?.forEach((reading, k) =>
+        out.set(readingKey(doc.truth.file, k), predict({ ...doc, fields: reading }, fields)),
+      );
+    }
   }
   return out;
+}
+
+/** Where out-of-fold predictions of a document's further reading `k` are kept. */
+function readingKey(file: string, k: number): string {
+  return `${file}\u0000reading ${k}`;
+}
+
+/**
+ * Per field, the reading whose answer has the higher confidence; an answer several readings give
+ * keeps the highest of their confidences (as src/extraction/readings.ts chooses).
+ */
+export function chooseReadings(first: PredictedField[], others: PredictedField[][]): PredictedField[] {
+  return first.map((field, i) => {
+    let best = field;
+    let agreed = field.confidence ?? 0;
+    for (const other of others) {
+      const candidate = other[i];
+      if (!candidate || candidate.name !== field.name || typeof candidate.value !== 'string') continue;
+      if (candidate.value === field.value) agreed = Math.max(agreed, candidate.confidence ?? 0);
+      else if (best.value === null || (candidate.confidence ?? 0) > (best.confidence ?? 0)) best = candidate;
+    }
+    return best === field ? { ...field, confidence: agreed } : best;
+  });
 }
 
 /** Predictions as result fields, with confidences from `table` (by key, falling back per group). */
@@ -254,7 +288,11 @@ export function crossValidatedFields(
       table = fitCalibrationTable(pairs.filter((p) => foldOfFile.get(p.file) !== fold));
       tables.set(fold, table);
     }
-    out.set(doc.truth.file, asResultFields(outOfFoldPredictions.get(doc.truth.file) ?? [], table));
+    const first = asResultFields(outOfFoldPredictions.get(doc.truth.file) ?? [], table);
+    const others = (doc.readings ?? []).map((_, k) =>
+      asResultFields(outOfFoldPredictions.get(readingKey(doc.truth.file, k)) ?? [], table),
+    );
+    out.set(doc.truth.file, others.length > 0 ? chooseReadings(first, others) : first);
   }
   return out;
 }

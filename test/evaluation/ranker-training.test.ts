@@ -3,6 +3,7 @@ import { FEATURE_NAMES } from '../../src/extraction/candidate-features.js';
 import { fitCalibrationTable } from '../../src/evaluation/calibration-fit.js';
 import { trainLogistic } from '../../src/evaluation/logistic.js';
 import {
+  chooseReadings,
   crossValidatedFields,
   outOfFold,
   predict,
@@ -100,6 +101,60 @@ describe('learned ranking of candidates', () => {
     // Calibration fitted without the odd family still believes in the reading: over-sure, as a held-out
     // family shows.
     expect(fields.get('odd/0.jpg')![0]!.confidence).toBeGreaterThan(0.5);
+  });
+
+  it("predicts a document's further reading with the fold's model and chooses per field by confidence", () => {
+    const family = (t: { family?: string }) => t.family!;
+    // Readings of full quality (unambiguous amounts), so that the model's probabilities are evidence.
+    const quality = FEATURE_NAMES.indexOf('quality');
+    const sure = (docs: DocumentRecord[]): DocumentRecord[] =>
+      docs.map((d) => ({
+        ...d,
+        fields: d.fields.map((f) => ({
+          ...f,
+          candidates: f.candidates.map((c) => ({
+            ...c,
+            features: c.features.map((v, k) => (k === quality ? 1 : v)),
+          })),
+        })),
+      }));
+    const documents = sure([...receipts('a', 25), ...receipts('b', 25), ...receipts('c', 25)]);
+    // A photo whose first reading misread its total (two small amounts at the top, neither right),
+    // read again: the second reading has the total at the bottom, as the model learned.
+    const photo = sure(receipts('d', 1))[0]!;
+    const [total] = photo.fields;
+    const [wrong] = total!.candidates;
+    photo.fields = [{ ...total!, candidates: [wrong!, { ...wrong!, value: '1.50' }] }];
+    photo.readings = [[total!]];
+    documents.push(photo);
+    const held = outOfFold(documents, family);
+    const fields = crossValidatedFields(documents, family, held);
+    expect(fields.get('d/0.jpg')![0]!.value).toBe('100.00');
+    // Without the second reading the photo's total is the first reading's wrong one.
+    const alone = crossValidatedFields(
+      documents.map((d) => (d === photo ? { ...d, readings: [] } : d)),
+      family,
+    );
+    expect(alone.get('d/0.jpg')![0]!.value).toBe('0.50');
+  });
+
+  it('chooses across readings as extraction does: the more confident answer, agreement keeps the highest', () => {
+    const first = [
+      { name: 'receipt.total', value: '12.50', confidence: 0.4 },
+      { name: 'document.date', value: '2024-03-14', confidence: 0.6 },
+      { name: 'document.supplierName', value: null, confidence: 0 },
+    ];
+    const second = [
+      { name: 'receipt.total', value: '12.60', confidence: 0.7 },
+      { name: 'document.date', value: '2024-03-14', confidence: 0.9 },
+      { name: 'document.supplierName', value: 'CORNER SHOP', confidence: 0.3 },
+    ];
+    expect(chooseReadings(first, [second])).toEqual([
+      { name: 'receipt.total', value: '12.60', confidence: 0.7 },
+      { name: 'document.date', value: '2024-03-14', confidence: 0.9 },
+      { name: 'document.supplierName', value: 'CORNER SHOP', confidence: 0.3 },
+    ]);
+    expect(chooseReadings(first, [])).toEqual(first);
   });
 
   it('fits calibration curves per key with fallbacks', () => {
