@@ -5,7 +5,7 @@ import type { ImagePlacement, PdfDocument, PdfReader } from '../ports/pdf-reader
 import { sequenceRatio } from '../core/sequence-ratio.js';
 import { area, clampBox01, intersection } from './geometry.js';
 import { recognisePage } from './ocr-page.js';
-import { boxOfLines, regionBlocks, roundBox, wordsNotInText, type PageWord } from './page-words.js';
+import { appendPageBlocks, regionBlocks, roundBox, wordsNotInText, type PageWord } from './page-words.js';
 
 /**
  * Pictures on born-digital pages, found and read when a field needs them.
@@ -264,36 +264,8 @@ function appendWords(layer: TokenLayer, added: ReadonlyMap<number, PageWord[][][
   const tokens: Token[] = [...layer.tokens];
   const lines: Line[] = [...layer.lines];
   const blocks: Block[] = [...layer.blocks];
-  const pageNums = [...added.keys()].sort((a, b) => a - b);
-  for (const pageNum of pageNums) {
-    const ordered = added
-      .get(pageNum)!
-      .map((b) => ({ lines: b, box: boxOfLines(b) }))
-      .sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
-    for (const block of ordered) {
-      const blockId = blocks.length;
-      const lineIds: number[] = [];
-      for (const words of block.lines) {
-        const lineId = lines.length;
-        const tokenIds: number[] = [];
-        for (const word of words) {
-          tokenIds.push(tokens.length);
-          tokens.push({
-            id: tokens.length,
-            text: word.text,
-            pageNum,
-            box: roundBox(word.box),
-            confidence: Math.round(word.confidence * 10_000) / 10_000,
-            source: 'ocr',
-            lineId,
-          });
-        }
-        lines.push({ id: lineId, pageNum, box: roundBox(boxOfLines([words])), tokenIds, blockId });
-        lineIds.push(lineId);
-      }
-      blocks.push({ id: blockId, pageNum, box: roundBox(block.box), lineIds });
-    }
-  }
+  for (const pageNum of [...added.keys()].sort((a, b) => a - b))
+    appendPageBlocks({ tokens, lines, blocks }, pageNum, added.get(pageNum)!);
   const pages = layer.pages.map((p) =>
     added.has(p.pageNum) && p.source === 'text' ? { ...p, source: 'text+ocr' as const } : p,
   );

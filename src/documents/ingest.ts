@@ -7,7 +7,7 @@ import type { PdfPage, PdfReader } from '../ports/pdf-reader.js';
 import { clampBox01, mapBox, turnRightAngle, undoRightAngle, type PointMap } from './geometry.js';
 import { layoutWords } from './layout.js';
 import { recognisePage } from './ocr-page.js';
-import { boxOfLines, regionBlocks, roundBox, wordsNotInText, type PageWord } from './page-words.js';
+import { appendPageBlocks, regionBlocks, wordsNotInText, type PageWord } from './page-words.js';
 import { isUsableText, wordsFromRuns, type TextWord } from './text-layer.js';
 
 export type OcrMode = 'auto' | 'always' | 'never';
@@ -254,38 +254,7 @@ function assembleTokenLayer(fileId: string, mediaType: MediaType, pages: PageCon
   const lines: Line[] = [];
   const blocks: Block[] = [];
   for (const { page, blocks: pageBlocks } of pages) {
-    const ordered = pageBlocks
-      .map((b) => ({ lines: b, box: boxOfLines(b) }))
-      .sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
-    for (const block of ordered) {
-      const blockId = blocks.length;
-      const lineIds: number[] = [];
-      for (const words of block.lines) {
-        const lineId = lines.length;
-        const tokenIds: number[] = [];
-        for (const word of words) {
-          tokenIds.push(tokens.length);
-          tokens.push({
-            id: tokens.length,
-            text: word.text,
-            pageNum: page.pageNum,
-            box: roundBox(word.box),
-            confidence: round4(word.confidence),
-            source: word.source,
-            lineId,
-          });
-        }
-        lines.push({
-          id: lineId,
-          pageNum: page.pageNum,
-          box: roundBox(boxOfLines([words])),
-          tokenIds,
-          blockId,
-        });
-        lineIds.push(lineId);
-      }
-      blocks.push({ id: blockId, pageNum: page.pageNum, box: roundBox(block.box), lineIds });
-    }
+    appendPageBlocks({ tokens, lines, blocks }, page.pageNum, pageBlocks);
   }
   return {
     formatVersion: 1,

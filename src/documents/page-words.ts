@@ -1,4 +1,4 @@
-import type { Box } from '../core/types.js';
+import type { Block, Box, Line, Token } from '../core/types.js';
 import { area, clampBox01, intersection, mapBox, type PointMap } from './geometry.js';
 import type { RecognisedRegion } from './ocr-page.js';
 
@@ -64,4 +64,42 @@ export function roundBox(box: Box): Box {
 
 function round6(v: number): number {
   return Math.round(v * 1e6) / 1e6;
+}
+
+/**
+ * Numbers a page's blocks of words after what `into` holds: blocks top to bottom, then lines, then
+ * words, each token, line and block given the next id. Boxes rounded as the token layer stores them.
+ */
+export function appendPageBlocks(
+  into: { tokens: Token[]; lines: Line[]; blocks: Block[] },
+  pageNum: number,
+  pageBlocks: PageWord[][][],
+): void {
+  const { tokens, lines, blocks } = into;
+  const ordered = pageBlocks
+    .map((b) => ({ lines: b, box: boxOfLines(b) }))
+    .sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+  for (const block of ordered) {
+    const blockId = blocks.length;
+    const lineIds: number[] = [];
+    for (const words of block.lines) {
+      const lineId = lines.length;
+      const tokenIds: number[] = [];
+      for (const word of words) {
+        tokenIds.push(tokens.length);
+        tokens.push({
+          id: tokens.length,
+          text: word.text,
+          pageNum,
+          box: roundBox(word.box),
+          confidence: Math.round(word.confidence * 10_000) / 10_000,
+          source: word.source,
+          lineId,
+        });
+      }
+      lines.push({ id: lineId, pageNum, box: roundBox(boxOfLines([words])), tokenIds, blockId });
+      lineIds.push(lineId);
+    }
+    blocks.push({ id: blockId, pageNum, box: roundBox(block.box), lineIds });
+  }
 }
