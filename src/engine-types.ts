@@ -19,6 +19,9 @@ import type { PdfWorkerPoolOptions } from './adapters/pdf/pdf-worker-pool.js';
 import type { RetryPolicy } from './queue/job-queue.js';
 import type { ReviewTask } from './tasks/review-tasks.js';
 import type { WorkflowDefinition } from './workflows/types.js';
+import type { DeliveryStatus } from './ports/webhook-outbox.js';
+import type { WebhookSender } from './ports/webhook-sender.js';
+import type { DeliveryView, WebhookView, WebhookWithSecret } from './webhooks/subscriptions.js';
 import type { V1Selection } from './workflows/v1-upload.js';
 
 /** The public shape of an engine: its options, its methods and what they answer (see engine.ts). */
@@ -79,6 +82,33 @@ export interface EngineOptions {
      */
     pictureBudgetMs?: number;
   };
+  /** Signed webhooks to the accounts' subscribers (docs/webhooks.md). */
+  webhooks?: WebhookOptions;
+}
+
+export interface WebhookOptions {
+  /**
+   * Whether subscriptions may target loopback, private and link-local addresses (refused by default:
+   * a subscriber must not make the service call into its own network). Default false.
+   */
+  allowPrivateTargets?: boolean;
+  /** Whether this engine sends deliveries (false: it only records them, another process sends). Default true. */
+  deliver?: boolean;
+  /** Time one attempt may take. Default 10 s. */
+  timeoutMs?: number;
+  /** Retries: first after `baseDelayMs` (default 5 s), doubling up to `maxDelayMs` (1 h), for `retryForMs` (24 h). */
+  retry?: { baseDelayMs?: number; maxDelayMs?: number; retryForMs?: number };
+  /** How often to look for due deliveries besides the engine's own changes. Default 2 s. */
+  pollMs?: number;
+  /** Attempts in flight at once (default 16), and to one subscription (default 2). */
+  concurrency?: number;
+  perWebhook?: number;
+  /** Subscriptions an account may have. Default 25. */
+  maxPerAccount?: number;
+  /** How long the secret before a rotation still signs (as a second signature). Default 24 h. */
+  rotationOverlapMs?: number;
+  /** Sends the requests (default: node:http and node:https, adapters/http/webhook-sender.ts). */
+  sender?: WebhookSender;
 }
 
 export interface JobOptions {
@@ -339,6 +369,25 @@ export interface Engine {
     body: { values: Record<string, unknown> },
     options?: { accountId?: string },
   ): Promise<ReviewTask>;
+  /**
+   * Subscribes a URL to events of the account (`file.finalised`, `job.failed`, `task.created`,
+   * `task.completed`); answers the subscription with its signing secret (shown only here and on rotation).
+   */
+  createWebhook(
+    body: { url: string; events: string[] },
+    options?: { accountId?: string },
+  ): Promise<WebhookWithSecret>;
+  listWebhooks(options?: { accountId?: string }): Promise<WebhookView[]>;
+  getWebhook(webhookId: string, options?: { accountId?: string }): Promise<WebhookView>;
+  /** Deletes the subscription; its deliveries not yet sent are dropped. */
+  deleteWebhook(webhookId: string, options?: { accountId?: string }): Promise<void>;
+  /** A new signing secret; the old one still signs beside it for `webhooks.rotationOverlapMs`. */
+  rotateWebhookSecret(webhookId: string, options?: { accountId?: string }): Promise<WebhookWithSecret>;
+  /** The subscription's deliveries, newest first: pending, delivered, and dead ones (retries exhausted). */
+  listWebhookDeliveries(
+    webhookId: string,
+    options?: { accountId?: string; status?: DeliveryStatus; limit?: number },
+  ): Promise<DeliveryView[]>;
   /** Subscribes to an event; returns the function that unsubscribes. */
   on<E extends keyof EngineEvents>(event: E, listener: (payload: EngineEvents[E]) => void): () => void;
   /**

@@ -37,6 +37,11 @@ import { WorkflowRegistry } from './workflows/registry.js';
 import { createSchemaChecker } from './workflows/schema.js';
 import type { WorkflowDefinition } from './workflows/types.js';
 import { parseList, parseWorkflowOptions, v1ProductIds } from './workflows/v1-upload.js';
+import { createNodeWebhookSender } from './adapters/http/webhook-sender.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { jobEvents, taskEvents } from './webhooks/events.js';
+import { webhookSettings } from './webhooks/settings.js';
+import { webhookSubscriptions } from './webhooks/subscriptions.js';
 
 export type {
   Engine,
@@ -234,6 +239,31 @@ export function createEngine(options: EngineOptions = {}): Engine {
   }
   const rulesChecker = createRulesChecker(schemaChecker);
 
+  // ---- webhooks: events raised in the outbox with the changes, sent by the dispatcher ----
+  const hooks = webhookSettings(options.webhooks);
+  const eventClock = (): number => Date.now();
+  const subscriptions = webhookSubscriptions(persistence, {
+    allowPrivateTargets: hooks.allowPrivateTargets,
+    maxPerAccount: hooks.maxPerAccount,
+    rotationOverlapMs: hooks.rotationOverlapMs,
+    now: eventClock,
+  });
+  const dispatcher = hooks.deliver
+    ? new WebhookDispatcher({
+        outbox: persistence,
+        sender: options.webhooks?.sender ?? createNodeWebhookSender(),
+        owner,
+        shared: persistence.shared,
+        settings: hooks.dispatch,
+        allowPrivateTargets: hooks.allowPrivateTargets,
+        onError: (error) =>
+          emit('error', {
+            jobId: '',
+            error: toDocexError(error, 'INTERNAL', 'A webhook delivery could not be stored.'),
+          }),
+      })
+    : undefined;
+
   function emit<E extends keyof EngineEvents>(event: E, payload: EngineEvents[E]): void {
     for (const listener of listeners.get(event) ?? []) {
       try {
@@ -262,6 +292,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     retry: jobSettings.retry,
     timeoutOf: (job) => workflowOf(job)?.timeoutMs ?? jobSettings.timeoutMs,
     maxAttemptsOf: (job) => workflowOf(job)?.maxAttempts ?? jobSettings.retry.maxAttempts,
+    raiseOf: (job) => jobEvents(job, eventClock),
     async execute(job, signal) {
       const definition = registry.get(job.record.workflow_id);
       const output = await definition.run({
@@ -285,6 +316,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         });
       }
       if (job.record.file_id) signals.notify(fileKey(job.accountId, job.record.file_id));
+      if (job.record.status !== 'new' && job.record.status !== 'running') dispatcher?.poke();
     },
     onError(error, job) {
       emit('error', {
@@ -701,11 +733,45 @@ export function createEngine(options: EngineOptions = {}): Engine {
         kindOf: (name) => kinds.get(name),
         now: new Date().toISOString(),
       });
-      if (!(await persistence.updateTask(completed, task.version))) {
+      if (
+        !(await persistence.updateTask(
+          completed,
+          task.version,
+          taskEvents(completed, 'completed', eventClock),
+        ))
+      ) {
         throw new DocexError('TASK_ALREADY_COMPLETED', `Task ${task.id} was completed meanwhile.`);
       }
       signals.notify(fileKey(accountId, task.fileId));
+      dispatcher?.poke();
       return toReviewTask(completed);
+    },
+
+    async createWebhook(body, opts = {}) {
+      assertOpen();
+      return subscriptions.create(opts.accountId ?? DEFAULT_ACCOUNT, body);
+    },
+
+    async listWebhooks(opts = {}) {
+      return subscriptions.list(opts.accountId ?? DEFAULT_ACCOUNT);
+    },
+
+    async getWebhook(webhookId, opts = {}) {
+      return subscriptions.get(opts.accountId ?? DEFAULT_ACCOUNT, webhookId);
+    },
+
+    async deleteWebhook(webhookId, opts = {}) {
+      await subscriptions.delete(opts.accountId ?? DEFAULT_ACCOUNT, webhookId);
+    },
+
+    async rotateWebhookSecret(webhookId, opts = {}) {
+      assertOpen();
+      return subscriptions.rotateSecret(opts.accountId ?? DEFAULT_ACCOUNT, webhookId);
+    },
+
+    async listWebhookDeliveries(webhookId, opts = {}) {
+      const { accountId, ...query } = opts;
+      return subscriptions.deliveries(accountId ?? DEFAULT_ACCOUNT, webhookId, query);
     },
 
     on(event, listener) {
@@ -817,6 +883,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       await engine.ready.catch(() => undefined);
       await resumed?.catch(() => undefined);
       await queue.stop(jobSettings.shutdownGraceMs);
+      await dispatcher?.stop();
       await Promise.allSettled([...writes]);
       await unsubscribe?.().catch(() => undefined);
       if (ocr) await (await ocr).close();
@@ -835,8 +902,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
         (await persistence.getRules(accountId, rulesId)) as RulesRecord | undefined,
       async insertTasks(tasks) {
         for (const task of tasks) {
-          if (!(await persistence.getTask(task.accountId, task.id))) await persistence.insertTask(task);
+          if (!(await persistence.getTask(task.accountId, task.id)))
+            await persistence.insertTask(task, taskEvents(task, 'created', eventClock));
         }
+        dispatcher?.poke();
       },
       now: () => new Date().toISOString(),
     }),
@@ -865,12 +934,15 @@ export function createEngine(options: EngineOptions = {}): Engine {
       unsubscribe = await persistence.subscribe((change) => {
         if (change.fileId) signals.notify(fileKey(change.accountId, change.fileId));
         if (change.kind === 'job') queue.poke();
+        dispatcher?.poke();
       });
     }
     // Accounts stored by an earlier engine, unless this one configured them already.
     for (const { accountId, settings } of await persistence.listAccounts()) {
       if (!accounts.has(accountId)) accounts.configure(accountId, settings);
     }
+    // Deliveries an earlier process left (its crash included) are sent from now on.
+    if (!closed) dispatcher?.start();
   });
   let resumed: Promise<void> | undefined;
   const startFailed = (error: unknown): void => {

@@ -139,7 +139,7 @@ ${EXIT_CODES}`,
 
   serve:
     () => `Usage: docex serve [--port N] [--host ADDR] [--data-dir DIR] [--client ID:SECRET[:ACCOUNT]]... [--namespace NS]
-       [--ocr-engine NAME]
+       [--ocr-engine NAME] [--webhooks-allow-private]
 
 The HTTP interface (v1 and v2) on the embedded defaults: files and a SQLite database in --data-dir
 (default ./docex-data), port 8080 (or $PORT) on 127.0.0.1. Without --client it creates a client of
@@ -154,6 +154,8 @@ Options:
   --namespace NS      prefix of built-in workflow and fieldset ids (default svc)
   --ocr-engine NAME   auto (default: the host's tesseract program, 5.x, when it runs; else tesseract.js),
                       native (the program only: an error when it is missing), wasm (tesseract.js only)
+  --webhooks-allow-private   let webhook subscriptions target loopback and private addresses (refused
+                      by default); also DOCEX_WEBHOOKS_ALLOW_PRIVATE=1
   -h, --help          this text
 
 Exit codes:

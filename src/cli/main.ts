@@ -63,6 +63,7 @@ const COMMAND_OPTIONS = {
     client: { type: 'string', multiple: true },
     namespace: { type: 'string' },
     'ocr-engine': { type: 'string', default: 'auto' },
+    'webhooks-allow-private': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 } as const satisfies Record<string, ParseArgsConfig['options']>;
@@ -364,6 +365,12 @@ interface ServeValues {
   client?: string[] | undefined;
   namespace?: string | undefined;
   'ocr-engine'?: string | undefined;
+  'webhooks-allow-private'?: boolean | undefined;
+}
+
+/** An environment switch: 1, true, yes or on (any case). */
+function truthy(value: string | undefined): boolean {
+  return /^(1|true|yes|on)$/i.test(value?.trim() ?? '');
 }
 
 async function serve(values: ServeValues, stdout: CliIo['stdout'], stderr: ProgressStream): Promise<number> {
@@ -381,6 +388,8 @@ async function serve(values: ServeValues, stdout: CliIo['stdout'], stderr: Progr
       clients: values.client ?? [],
       ...(values.namespace ? { namespace: values.namespace } : {}),
       ocrEngine,
+      webhooksAllowPrivate:
+        values['webhooks-allow-private'] === true || truthy(process.env.DOCEX_WEBHOOKS_ALLOW_PRIVATE),
       log: (line) => stdout.write(line + '\n'),
     });
   } catch (error) {

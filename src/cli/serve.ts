@@ -19,6 +19,8 @@ export interface ServeOptions {
   namespace?: string;
   /** Which OCR engine reads scans (default auto: the host's tesseract program when it runs). */
   ocrEngine?: OcrEngineChoice;
+  /** Webhook subscriptions may target loopback and private addresses. Default false. */
+  webhooksAllowPrivate?: boolean;
   log?: (line: string) => void;
 }
 
@@ -43,6 +45,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     persistence: createSqlitePersistence({ path: path.join(options.dataDir, 'docex.db') }),
     ...(options.namespace ? { namespace: options.namespace } : {}),
     ...(options.ocrEngine ? { ocrEngine: options.ocrEngine } : {}),
+    webhooks: { allowPrivateTargets: options.webhooksAllowPrivate === true },
     // Jobs left by an earlier run are taken up once the server listens: whatever they cost, a
     // restarted server answers first.
     jobs: { resumeOnStart: false },

@@ -301,6 +301,61 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
     },
     {
       method: 'POST',
+      pattern: /^\/webhooks$/,
+      async handle(c) {
+        const body = await readJson(c.request, maxJson);
+        return json(await engine.createWebhook(body as { url: string; events: string[] }, account(c)), 201);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/webhooks$/,
+      handle: async (c) => json({ webhooks: await engine.listWebhooks(account(c)) }),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/webhooks/${segment}$`),
+      handle: async (c) => json(await engine.getWebhook(c.params[0]!, account(c))),
+    },
+    {
+      method: 'DELETE',
+      pattern: new RegExp(`^/webhooks/${segment}$`),
+      async handle(c) {
+        await engine.deleteWebhook(c.params[0]!, account(c));
+        return new Response(null, { status: 204 });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^/webhooks/${segment}/rotate-secret$`),
+      handle: async (c) => json(await engine.rotateWebhookSecret(c.params[0]!, account(c))),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/webhooks/${segment}/deliveries$`),
+      async handle(c) {
+        const status = c.url.searchParams.get('status');
+        const limit = c.url.searchParams.get('limit');
+        if (status !== null && status !== 'pending' && status !== 'delivered' && status !== 'dead') {
+          throw new DocexError('MALFORMED_REQUEST', 'status must be pending, delivered or dead.', {
+            details: [{ path: '/status', message: 'must be pending, delivered or dead' }],
+          });
+        }
+        if (limit !== null && !/^\d{1,4}$/.test(limit)) {
+          throw new DocexError('MALFORMED_REQUEST', 'limit must be a whole number up to 1000.', {
+            details: [{ path: '/limit', message: 'must be a whole number' }],
+          });
+        }
+        const deliveries = await engine.listWebhookDeliveries(c.params[0]!, {
+          ...account(c),
+          ...(status ? { status } : {}),
+          ...(limit !== null ? { limit: Number(limit) } : {}),
+        });
+        return json({ deliveries });
+      },
+    },
+    {
+      method: 'POST',
       pattern: new RegExp(`^/tasks/${segment}/complete$`),
       async handle(c) {
         const body = (await readJson(c.request, maxJson)) as { values: Record<string, unknown> };

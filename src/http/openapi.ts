@@ -1,5 +1,6 @@
 import { RULES_SCHEMA } from '../conditions/schemas.js';
 import type { Engine } from '../engine.js';
+import { WEBHOOK_EVENT_TYPES } from '../ports/webhook-outbox.js';
 
 /** A schema with its local `#/$defs/x` references moved to the document's components. */
 function lift(schema: object, defs: Record<string, object>): object {
@@ -98,6 +99,71 @@ const V1_FORM = {
     workflowId: { type: 'string' },
     workflowOptions: { type: 'string', description: 'a JSON object as a string' },
     locale: { type: 'string' },
+  },
+};
+
+const EVENT_TYPES = { enum: [...WEBHOOK_EVENT_TYPES] };
+const WEBHOOK = {
+  type: 'object',
+  required: ['id', 'url', 'events', 'createdAt'],
+  properties: {
+    id: { type: 'string' },
+    url: { type: 'string', format: 'uri' },
+    events: { type: 'array', items: EVENT_TYPES },
+    createdAt: { type: 'string', format: 'date-time' },
+  },
+};
+const WEBHOOK_SCHEMAS = {
+  WebhookRequest: {
+    type: 'object',
+    required: ['url', 'events'],
+    additionalProperties: false,
+    properties: {
+      url: { type: 'string', format: 'uri', maxLength: 2048 },
+      events: { type: 'array', minItems: 1, items: EVENT_TYPES },
+    },
+  },
+  Webhook: WEBHOOK,
+  WebhookWithSecret: {
+    ...WEBHOOK,
+    required: [...WEBHOOK.required, 'secret'],
+    properties: { ...WEBHOOK.properties, secret: { type: 'string', description: 'whsec_<base64 key>' } },
+  },
+  Delivery: {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      eventId: { type: 'string', description: 'the webhook-id header of every attempt' },
+      type: EVENT_TYPES,
+      status: { enum: ['pending', 'delivered', 'dead'] },
+      attempts: { type: 'integer' },
+      createdAt: { type: 'string', format: 'date-time' },
+      nextAttemptAt: { type: ['string', 'null'], format: 'date-time' },
+      lastAttemptAt: { type: ['string', 'null'], format: 'date-time' },
+      lastStatus: { type: ['integer', 'null'] },
+      lastError: { type: ['string', 'null'] },
+      deliveredAt: { type: ['string', 'null'], format: 'date-time' },
+      event: { $ref: '#/components/schemas/WebhookEvent' },
+    },
+  },
+  WebhookEvent: {
+    type: 'object',
+    description: 'The body of every delivery (ids and a status; fetch the result to read the document).',
+    required: ['type', 'timestamp', 'data'],
+    properties: {
+      type: EVENT_TYPES,
+      timestamp: { type: 'string', format: 'date-time' },
+      data: {
+        type: 'object',
+        required: ['fileId', 'status'],
+        properties: {
+          fileId: { type: ['string', 'null'] },
+          jobId: { type: 'string' },
+          taskId: { type: 'string' },
+          status: { type: 'string' },
+        },
+      },
+    },
   },
 };
 
@@ -339,6 +405,78 @@ export function openApiDocument(engine: Engine, basePath = ''): object {
       },
     },
   };
+  const webhookId = { name: 'webhookId', in: 'path', required: true, schema: { type: 'string' } };
+  const created = (schema: object) => ({
+    '201': { description: 'Created', content: { 'application/json': { schema } } },
+  });
+  paths['/webhooks'] = {
+    post: {
+      summary: 'Subscribe a URL to events of the account (answers the signing secret, shown only here)',
+      security: secured,
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookRequest' } } },
+      },
+      responses: {
+        ...created({ $ref: '#/components/schemas/WebhookWithSecret' }),
+        ...errors(400, 401, 422),
+      },
+    },
+    get: {
+      summary: "The account's webhook subscriptions",
+      security: secured,
+      responses: {
+        ...ok({
+          type: 'object',
+          required: ['webhooks'],
+          properties: { webhooks: { type: 'array', items: { $ref: '#/components/schemas/Webhook' } } },
+        }),
+        ...errors(401),
+      },
+    },
+  };
+  paths['/webhooks/{webhookId}'] = {
+    get: {
+      summary: 'A webhook subscription',
+      security: secured,
+      parameters: [webhookId],
+      responses: { ...ok({ $ref: '#/components/schemas/Webhook' }), ...errors(401, 404) },
+    },
+    delete: {
+      summary: 'Delete a webhook subscription and its deliveries not yet sent',
+      security: secured,
+      parameters: [webhookId],
+      responses: { '204': { description: 'Deleted' }, ...errors(401, 404) },
+    },
+  };
+  paths['/webhooks/{webhookId}/rotate-secret'] = {
+    post: {
+      summary: 'A new signing secret (the old one still signs beside it for a day)',
+      security: secured,
+      parameters: [webhookId],
+      responses: { ...ok({ $ref: '#/components/schemas/WebhookWithSecret' }), ...errors(401, 404) },
+    },
+  };
+  paths['/webhooks/{webhookId}/deliveries'] = {
+    get: {
+      summary: "The subscription's deliveries, newest first (dead: retried for a day without success)",
+      security: secured,
+      parameters: [
+        webhookId,
+        { name: 'status', in: 'query', schema: { enum: ['pending', 'delivered', 'dead'] } },
+        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+      ],
+      responses: {
+        ...ok({
+          type: 'object',
+          required: ['deliveries'],
+          properties: { deliveries: { type: 'array', items: { $ref: '#/components/schemas/Delivery' } } },
+        }),
+        ...errors(400, 401, 404),
+      },
+    },
+  };
+  Object.assign(schemas, WEBHOOK_SCHEMAS);
   return {
     openapi: '3.1.0',
     info: {

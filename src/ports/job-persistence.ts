@@ -1,6 +1,7 @@
 import type { AccountSettings } from '../core/accounts.js';
 import type { JobStatus, StoredClient, StoredJob, StoredResult, StoredTask } from '../core/jobs.js';
 import type { TokenLayer } from '../core/types.js';
+import type { RaiseEvents, WebhookOutbox } from './webhook-outbox.js';
 
 export interface JobQuery {
   accountId?: string;
@@ -50,15 +51,22 @@ export interface TaskQuery {
  * - Token layers, rules and tasks are scoped by account: another account's entry is absent.
  * - `shared` says whether other engine processes may use the same storage at the same time (then a
  *   running job of a vanished process is taken over only when its lease expires).
+ * - `raise` (on `updateJob`, `finishJob`, `insertTask`, `updateTask`): the events the change raises,
+ *   written to the webhook outbox in the change's transaction (see WebhookOutbox).
  */
-export interface JobPersistence {
+export interface JobPersistence extends WebhookOutbox {
   readonly shared: boolean;
 
   insertJob(job: StoredJob): Promise<void>;
   getJob(jobId: string): Promise<StoredJob | undefined>;
   listJobs(query: JobQuery): Promise<StoredJob[]>;
-  updateJob(job: StoredJob, expectedVersion: number): Promise<boolean>;
-  finishJob(job: StoredJob, expectedVersion: number, result?: StoredResult): Promise<boolean>;
+  updateJob(job: StoredJob, expectedVersion: number, raise?: RaiseEvents): Promise<boolean>;
+  finishJob(
+    job: StoredJob,
+    expectedVersion: number,
+    result?: StoredResult,
+    raise?: RaiseEvents,
+  ): Promise<boolean>;
   renewLease(jobId: string, owner: string, leaseUntil: number): Promise<boolean>;
 
   listResults(accountId: string, fileId: string): Promise<StoredResult[]>;
@@ -78,10 +86,10 @@ export interface JobPersistence {
   putRules(accountId: string, rulesId: string, rules: unknown): Promise<void>;
   getRules(accountId: string, rulesId: string): Promise<unknown>;
 
-  insertTask(task: StoredTask): Promise<void>;
+  insertTask(task: StoredTask, raise?: RaiseEvents): Promise<void>;
   getTask(accountId: string, taskId: string): Promise<StoredTask | undefined>;
   listTasks(query: TaskQuery): Promise<StoredTask[]>;
-  updateTask(task: StoredTask, expectedVersion: number): Promise<boolean>;
+  updateTask(task: StoredTask, expectedVersion: number, raise?: RaiseEvents): Promise<boolean>;
 
   /** Settings of an account (limits, locale, subscriptions), replaced by a later put. */
   putAccount(accountId: string, settings: AccountSettings): Promise<void>;

@@ -1,6 +1,7 @@
 import { DocexError, toDocexError } from '../core/errors.js';
 import type { JobRecord, StoredJob, StoredResult } from '../core/jobs.js';
 import type { JobPersistence } from '../ports/job-persistence.js';
+import type { RaiseEvents } from '../ports/webhook-outbox.js';
 
 /** What running a job produced: fields for the file's result (optional) and usage figures. */
 export interface JobOutcome {
@@ -40,6 +41,8 @@ export interface JobQueueOptions {
   timeoutOf(job: StoredJob): number;
   /** Run limit of this job (its workflow may lower the queue's default). */
   maxAttemptsOf(job: StoredJob): number;
+  /** Events (webhooks) a change of the job to this state raises, stored with it; none when undefined. */
+  raiseOf?(job: StoredJob): RaiseEvents | undefined;
   /** Called after every stored change of a job, with the result when one was stored. */
   onChange(job: StoredJob, result?: StoredResult): void;
   /** Called when storing a change failed (the job stays as last stored and is taken up on restart). */
@@ -134,7 +137,7 @@ export class JobQueue {
       );
     }
     const cancelled = next(job, { status: 'cancelled' }, { runAfter: 0 });
-    if (!(await this.#o.persistence.updateJob(cancelled, job.record.version))) {
+    if (!(await this.#o.persistence.updateJob(cancelled, job.record.version, this.#o.raiseOf?.(cancelled)))) {
       throw new DocexError(
         'JOB_NOT_CANCELLABLE',
         'The job changed meanwhile (it may have started); try again.',
@@ -188,7 +191,8 @@ export class JobQueue {
           },
           { leaseOwner: null, leaseUntil: 0 },
         );
-        if (await persistence.finishJob(failed, job.record.version)) this.#o.onChange(failed);
+        if (await persistence.finishJob(failed, job.record.version, undefined, this.#o.raiseOf?.(failed)))
+          this.#o.onChange(failed);
         continue;
       }
       const requeued = next(job, { status: 'new' }, { leaseOwner: null, leaseUntil: 0, runAfter: 0 });
@@ -377,7 +381,8 @@ export class JobQueue {
         },
         { leaseOwner: null, leaseUntil: 0 },
       );
-      if (await persistence.finishJob(failed, claimed.record.version)) this.#o.onChange(failed);
+      if (await persistence.finishJob(failed, claimed.record.version, undefined, this.#o.raiseOf?.(failed)))
+        this.#o.onChange(failed);
       return;
     }
 
@@ -423,7 +428,8 @@ export class JobQueue {
             fields: outcome.fields,
           }
         : undefined;
-      if (await persistence.finishJob(done, claimed.record.version, result)) this.#o.onChange(done, result);
+      if (await persistence.finishJob(done, claimed.record.version, result, this.#o.raiseOf?.(done)))
+        this.#o.onChange(done, result);
       return;
     }
     if (failure.transient && claimed.attempts < this.#o.maxAttemptsOf(claimed)) {
@@ -439,7 +445,8 @@ export class JobQueue {
       return;
     }
     const failed = next(claimed, { status: 'failed', error: errorOf(failure) }, released);
-    if (await persistence.finishJob(failed, claimed.record.version)) this.#o.onChange(failed);
+    if (await persistence.finishJob(failed, claimed.record.version, undefined, this.#o.raiseOf?.(failed)))
+      this.#o.onChange(failed);
   }
 
   #backoff(attempts: number): number {

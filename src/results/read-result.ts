@@ -5,6 +5,7 @@ import type { FieldResult, ResultField } from '../extraction/types.js';
 import type { JobPersistence } from '../ports/job-persistence.js';
 import { mergeResults } from '../queue/merge-results.js';
 import { correctionRun } from '../tasks/review-tasks.js';
+import { fileOutcome } from './file-outcome.js';
 
 /** The result record of a file. */
 export type ResultRecord =
@@ -23,18 +24,16 @@ export async function readResult(
 ): Promise<{ answer?: ResultRecord; openTasks: boolean }> {
   const jobs = await persistence.listJobs({ accountId, fileId: record.fileId });
   const tasks = await persistence.listTasks({ accountId, fileId: record.fileId });
-  const openTasks = tasks.some((t) => t.status === 'open');
-  if (openTasks || jobs.some((j) => j.record.status === 'new' || j.record.status === 'running')) {
-    return { openTasks };
-  }
-  const newest = jobs.filter((j) => j.record.status !== 'cancelled').at(-1);
-  if (!newest) {
+  const outcome = fileOutcome(jobs, tasks);
+  if (outcome.state === 'pending') return { openTasks: outcome.openTasks };
+  if (outcome.state === 'none') {
     throw new DocexError(
       'NO_RESULT',
       `No workflow has run on file ${record.fileId}; invoke one (${options.namespace}.extract) first.`,
     );
   }
-  if (newest.record.status === 'failed' && newest.record.error) {
+  const newest = outcome.newest;
+  if (outcome.state === 'failed' && newest.record.error) {
     const { code, message, details } = newest.record.error;
     throw new DocexError(code, message, details ? { details } : {});
   }

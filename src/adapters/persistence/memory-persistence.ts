@@ -2,6 +2,8 @@ import type { AccountSettings } from '../../core/accounts.js';
 import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence, JobQuery } from '../../ports/job-persistence.js';
+import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
+import { claimed, deliveriesFor, newestFirst } from '../../webhooks/fan-out.js';
 
 /** Freezes a plain JSON-like value and everything in it; answers it. */
 function deepFreeze<T>(value: T): T {
@@ -20,6 +22,10 @@ function byCreated(a: StoredJob, b: StoredJob): number {
   const y = b.record;
   if (x.created !== y.created) return x.created < y.created ? -1 : 1;
   return x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
+}
+
+function byTaskCreated(a: StoredTask, b: StoredTask): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
 }
 
 function matches(job: StoredJob, query: JobQuery): boolean {
@@ -41,11 +47,47 @@ export function createMemoryPersistence(): JobPersistence {
   const tasks = new Map<string, StoredTask>();
   const accounts = new Map<string, AccountSettings>();
   const clients = new Map<string, StoredClient>();
+  const webhooks = new Map<string, StoredWebhook>();
+  const deliveries = new Map<string, StoredDelivery>();
+  /** Ids of deliveries still pending (the ones claims look at). */
+  const pending = new Set<string>();
   const key = (accountId: string, id: string): string => `${accountId}\u0000${id}`;
   let closed = false;
 
   function open(): void {
     if (closed) throw new Error('The persistence has been closed.');
+  }
+
+  /** Stores the deliveries of the events `raise` finds in the file's state after a change. */
+  function raiseFor(
+    accountId: string,
+    fileId: string | null,
+    raise: RaiseEvents | undefined,
+    self?: StoredJob,
+  ): void {
+    if (!raise) return;
+    const hooks = [...webhooks.values()].filter((h) => h.accountId === accountId);
+    if (hooks.length === 0) return;
+    const fileJobs =
+      fileId === null
+        ? self
+          ? [self]
+          : []
+        : [...jobs.values()]
+            .filter((j) => j.accountId === accountId && j.record.file_id === fileId)
+            .sort(byCreated);
+    const fileTasks =
+      fileId === null
+        ? []
+        : [...tasks.values()]
+            .filter((t) => t.accountId === accountId && t.fileId === fileId)
+            .sort(byTaskCreated);
+    const events = raise(structuredClone({ accountId, fileId, jobs: fileJobs, tasks: fileTasks }));
+    for (const delivery of deliveriesFor(events, hooks)) {
+      if (deliveries.has(delivery.id)) continue;
+      deliveries.set(delivery.id, delivery);
+      pending.add(delivery.id);
+    }
   }
 
   function compareAndSet(job: StoredJob, expectedVersion: number): boolean {
@@ -78,15 +120,18 @@ export function createMemoryPersistence(): JobPersistence {
         .map((job) => structuredClone(job));
     },
 
-    async updateJob(job, expectedVersion) {
+    async updateJob(job, expectedVersion, raise) {
       open();
-      return compareAndSet(job, expectedVersion);
+      if (!compareAndSet(job, expectedVersion)) return false;
+      raiseFor(job.accountId, job.record.file_id, raise, job);
+      return true;
     },
 
-    async finishJob(job, expectedVersion, result) {
+    async finishJob(job, expectedVersion, result, raise) {
       open();
       if (!compareAndSet(job, expectedVersion)) return false;
       if (result && !results.has(result.jobId)) results.set(result.jobId, structuredClone(result));
+      raiseFor(job.accountId, job.record.file_id, raise, job);
       return true;
     },
 
@@ -152,10 +197,11 @@ export function createMemoryPersistence(): JobPersistence {
       return value === undefined ? undefined : structuredClone(value);
     },
 
-    async insertTask(task) {
+    async insertTask(task, raise) {
       open();
       if (tasks.has(task.id)) throw new Error(`A task with id ${task.id} exists.`);
       tasks.set(task.id, structuredClone(task));
+      raiseFor(task.accountId, task.fileId, raise);
     },
 
     async getTask(accountId, taskId) {
@@ -175,17 +221,18 @@ export function createMemoryPersistence(): JobPersistence {
               (query.status === undefined || t.status === query.status),
           )
           // Stable sort over insertion order: tasks created in the same millisecond keep the order they were stored in.
-          .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+          .sort(byTaskCreated)
           .map((t) => structuredClone(t))
       );
     },
 
-    async updateTask(task, expectedVersion) {
+    async updateTask(task, expectedVersion, raise) {
       open();
       const current = tasks.get(task.id);
       if (!current || current.accountId !== task.accountId || current.version !== expectedVersion)
         return false;
       tasks.set(task.id, structuredClone(task));
+      raiseFor(task.accountId, task.fileId, raise);
       return true;
     },
 
@@ -211,6 +258,93 @@ export function createMemoryPersistence(): JobPersistence {
       open();
       const client = clients.get(clientId);
       return client && structuredClone(client);
+    },
+
+    async putWebhook(hook) {
+      open();
+      webhooks.set(hook.id, structuredClone(hook));
+    },
+
+    async getWebhook(accountId, webhookId) {
+      open();
+      const hook = webhooks.get(webhookId);
+      return hook && hook.accountId === accountId ? structuredClone(hook) : undefined;
+    },
+
+    async listWebhooks(accountId) {
+      open();
+      return [...webhooks.values()]
+        .filter((h) => h.accountId === accountId)
+        .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+        .map((h) => structuredClone(h));
+    },
+
+    async deleteWebhook(accountId, webhookId) {
+      open();
+      const hook = webhooks.get(webhookId);
+      if (!hook || hook.accountId !== accountId) return false;
+      webhooks.delete(webhookId);
+      for (const [id, delivery] of deliveries) {
+        if (delivery.webhookId !== webhookId) continue;
+        deliveries.delete(id);
+        pending.delete(id);
+      }
+      return true;
+    },
+
+    async claimDeliveries(claim) {
+      open();
+      const due = [...pending]
+        .map((id) => deliveries.get(id)!)
+        .filter(
+          (d) =>
+            d.nextAttemptAt <= claim.now &&
+            (claim.includeLeased === true || d.leaseUntil < claim.now) &&
+            !claim.excludeWebhooks.includes(d.webhookId),
+        )
+        .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : 1))
+        .slice(0, Math.max(0, claim.limit));
+      return due.map((d) => {
+        const taken = claimed(d, claim.owner, claim.leaseUntil);
+        deliveries.set(d.id, taken);
+        return structuredClone(taken);
+      });
+    },
+
+    async settleDelivery(delivery, expectedVersion) {
+      open();
+      const current = deliveries.get(delivery.id);
+      if (!current || current.version !== expectedVersion) return false;
+      deliveries.set(delivery.id, structuredClone(delivery));
+      if (delivery.status === 'pending') pending.add(delivery.id);
+      else pending.delete(delivery.id);
+      return true;
+    },
+
+    async listDeliveries(query) {
+      open();
+      return [...deliveries.values()]
+        .filter(
+          (d) =>
+            d.accountId === query.accountId &&
+            (query.webhookId === undefined || d.webhookId === query.webhookId) &&
+            (query.status === undefined || d.status === query.status),
+        )
+        .sort(newestFirst)
+        .slice(0, query.limit ?? 100)
+        .map((d) => structuredClone(d));
+    },
+
+    async pruneDeliveries(before) {
+      open();
+      let pruned = 0;
+      for (const [id, delivery] of deliveries) {
+        if (delivery.status !== 'pending' && delivery.createdAt < before) {
+          deliveries.delete(id);
+          pruned++;
+        }
+      }
+      return pruned;
     },
 
     async close() {

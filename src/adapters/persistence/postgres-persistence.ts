@@ -4,6 +4,8 @@ import { DocexError } from '../../core/errors.js';
 import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
 import type { ClaimRequest, JobPersistence, PersistenceChange } from '../../ports/job-persistence.js';
+import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
+import { claimed, deliveriesFor } from '../../webhooks/fan-out.js';
 
 export interface PostgresPersistenceOptions {
   /** `postgres://user:password@host:port/database`; or give a `pool`. */
@@ -16,7 +18,7 @@ export interface PostgresPersistenceOptions {
   maxConnections?: number;
 }
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 /** Key of the advisory lock that serialises migrations of processes starting at once. */
 const MIGRATION_LOCK = 4_927_113;
 const CHANNEL = 'docex_changes';
@@ -43,6 +45,15 @@ CREATE TABLE IF NOT EXISTS ${s}.tasks (
 CREATE INDEX IF NOT EXISTS tasks_account_status ON ${s}.tasks (account_id, status);
 CREATE TABLE IF NOT EXISTS ${s}.accounts (account_id TEXT PRIMARY KEY, body JSONB NOT NULL);
 CREATE TABLE IF NOT EXISTS ${s}.clients (client_id TEXT PRIMARY KEY, account_id TEXT NOT NULL, body JSONB NOT NULL);
+CREATE TABLE IF NOT EXISTS ${s}.webhooks (
+  id TEXT PRIMARY KEY, account_id TEXT NOT NULL, created_at TEXT NOT NULL, body JSONB NOT NULL);
+CREATE INDEX IF NOT EXISTS webhooks_account ON ${s}.webhooks (account_id);
+CREATE TABLE IF NOT EXISTS ${s}.deliveries (
+  id TEXT PRIMARY KEY, account_id TEXT NOT NULL, webhook_id TEXT NOT NULL, status TEXT NOT NULL,
+  version INTEGER NOT NULL, created_at BIGINT NOT NULL, next_attempt_at BIGINT NOT NULL,
+  lease_until BIGINT NOT NULL, body JSONB NOT NULL);
+CREATE INDEX IF NOT EXISTS deliveries_due ON ${s}.deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS deliveries_account ON ${s}.deliveries (account_id, webhook_id, created_at);
 `;
 }
 
@@ -162,6 +173,80 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
     return updated.rowCount === 1;
   }
 
+  const deliveryValues = (d: StoredDelivery) => [
+    d.id,
+    d.accountId,
+    d.webhookId,
+    d.status,
+    d.version,
+    d.createdAt,
+    d.nextAttemptAt,
+    d.leaseUntil,
+    JSON.stringify(d),
+  ];
+  const UPDATE_DELIVERY = `UPDATE ${s}.deliveries SET status = $2, version = $3, next_attempt_at = $4,
+    lease_until = $5, body = $6 WHERE id = $1 AND version = $7`;
+  const updateDeliveryValues = (d: StoredDelivery, expected: number) => [
+    d.id,
+    d.status,
+    d.version,
+    d.nextAttemptAt,
+    d.leaseUntil,
+    JSON.stringify(d),
+    expected,
+  ];
+
+  /**
+   * Stores the deliveries of the events `raise` finds in the file's state after a change, in the
+   * change's transaction. The file's changes are serialised by a transaction-scoped advisory lock taken
+   * after the change: of two processes finishing a file's last two jobs, the second to take the lock
+   * reads the first's committed change, so the file's finalisation is seen once (READ COMMITTED reads
+   * what committed before each statement).
+   */
+  async function raiseFor(
+    client: pg.PoolClient,
+    accountId: string,
+    fileId: string | null,
+    raise: RaiseEvents | undefined,
+    self?: StoredJob,
+  ): Promise<void> {
+    if (!raise) return;
+    const hooks = (
+      await client.query<{ body: StoredWebhook }>(
+        `SELECT body FROM ${s}.webhooks WHERE account_id = $1 ORDER BY created_at, id`,
+        [accountId],
+      )
+    ).rows.map((r) => r.body);
+    if (hooks.length === 0) return;
+    let jobs: StoredJob[] = self ? [self] : [];
+    let tasks: StoredTask[] = [];
+    if (fileId !== null) {
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `docex:${schemaName}:file:${accountId}:${fileId}`,
+      ]);
+      jobs = (
+        await client.query<{ body: StoredJob }>(
+          `SELECT body FROM ${s}.jobs WHERE account_id = $1 AND file_id = $2 ORDER BY created, id`,
+          [accountId, fileId],
+        )
+      ).rows.map((r) => r.body);
+      tasks = (
+        await client.query<{ body: StoredTask }>(
+          `SELECT body FROM ${s}.tasks WHERE account_id = $1 AND file_id = $2 ORDER BY created_at, seq`,
+          [accountId, fileId],
+        )
+      ).rows.map((r) => r.body);
+    }
+    for (const delivery of deliveriesFor(raise({ accountId, fileId, jobs, tasks }), hooks)) {
+      await client.query(
+        `INSERT INTO ${s}.deliveries
+           (id, account_id, webhook_id, status, version, created_at, next_attempt_at, lease_until, body)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
+        deliveryValues(delivery),
+      );
+    }
+  }
+
   return {
     shared: true,
 
@@ -194,15 +279,16 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
       return rows.map((r) => r.body);
     },
 
-    async updateJob(job, expectedVersion) {
+    async updateJob(job, expectedVersion, raise) {
       return transaction(async (client) => {
         if (!(await compareAndSet(client, job, expectedVersion))) return false;
+        await raiseFor(client, job.accountId, job.record.file_id, raise, job);
         await client.query('SELECT pg_notify($1, $2)', notify(jobChange(job)));
         return true;
       });
     },
 
-    async finishJob(job, expectedVersion, result) {
+    async finishJob(job, expectedVersion, result, raise) {
       return transaction(async (client) => {
         if (!(await compareAndSet(client, job, expectedVersion))) return false;
         if (result) {
@@ -212,6 +298,7 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
             [result.jobId, result.accountId, result.fileId, result.jobCreated, JSON.stringify(result)],
           );
         }
+        await raiseFor(client, job.accountId, job.record.file_id, raise, job);
         await client.query('SELECT pg_notify($1, $2)', notify(jobChange(job)));
         return true;
       });
@@ -348,7 +435,7 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
       return rows[0]?.body;
     },
 
-    async insertTask(task) {
+    async insertTask(task, raise) {
       await transaction(async (client) => {
         await client.query(
           `INSERT INTO ${s}.tasks (id, account_id, file_id, status, version, created_at, body)
@@ -363,6 +450,7 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
             JSON.stringify(task),
           ],
         );
+        await raiseFor(client, task.accountId, task.fileId, raise);
         await client.query(
           'SELECT pg_notify($1, $2)',
           notify({ kind: 'task', accountId: task.accountId, fileId: task.fileId }),
@@ -390,7 +478,7 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
       return rows.map((r) => r.body);
     },
 
-    async updateTask(task, expectedVersion) {
+    async updateTask(task, expectedVersion, raise) {
       return transaction(async (client) => {
         const updated = await client.query(
           `UPDATE ${s}.tasks SET file_id = $3, status = $4, version = $5, created_at = $6, body = $7
@@ -407,6 +495,7 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
           ],
         );
         if (updated.rowCount !== 1) return false;
+        await raiseFor(client, task.accountId, task.fileId, raise);
         await client.query(
           'SELECT pg_notify($1, $2)',
           notify({ kind: 'task', accountId: task.accountId, fileId: task.fileId }),
@@ -444,6 +533,91 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
         [clientId],
       );
       return rows[0]?.body;
+    },
+
+    async putWebhook(hook) {
+      await query(
+        `INSERT INTO ${s}.webhooks (id, account_id, created_at, body) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, created_at = excluded.created_at,
+         body = excluded.body`,
+        [hook.id, hook.accountId, hook.createdAt, JSON.stringify(hook)],
+      );
+    },
+
+    async getWebhook(accountId, webhookId) {
+      const { rows } = await query<{ body: StoredWebhook }>(
+        `SELECT body FROM ${s}.webhooks WHERE id = $1 AND account_id = $2`,
+        [webhookId, accountId],
+      );
+      return rows[0]?.body;
+    },
+
+    async listWebhooks(accountId) {
+      const { rows } = await query<{ body: StoredWebhook }>(
+        `SELECT body FROM ${s}.webhooks WHERE account_id = $1 ORDER BY created_at, id`,
+        [accountId],
+      );
+      return rows.map((r) => r.body);
+    },
+
+    async deleteWebhook(accountId, webhookId) {
+      return transaction(async (client) => {
+        const deleted = await client.query(`DELETE FROM ${s}.webhooks WHERE id = $1 AND account_id = $2`, [
+          webhookId,
+          accountId,
+        ]);
+        if (deleted.rowCount !== 1) return false;
+        await client.query(`DELETE FROM ${s}.deliveries WHERE webhook_id = $1 AND account_id = $2`, [
+          webhookId,
+          accountId,
+        ]);
+        return true;
+      });
+    },
+
+    async claimDeliveries(claim) {
+      return transaction(async (client) => {
+        const { rows } = await client.query<{ body: StoredDelivery }>(
+          `SELECT body FROM ${s}.deliveries
+           WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until < $1 OR $4)
+             AND NOT (webhook_id = ANY($2))
+           ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED`,
+          [claim.now, claim.excludeWebhooks, Math.max(0, claim.limit), claim.includeLeased === true],
+        );
+        const taken: StoredDelivery[] = [];
+        for (const { body: due } of rows) {
+          const mine = claimed(due, claim.owner, claim.leaseUntil);
+          await client.query(UPDATE_DELIVERY, updateDeliveryValues(mine, due.version));
+          taken.push(mine);
+        }
+        return taken;
+      });
+    },
+
+    async settleDelivery(delivery, expectedVersion) {
+      const updated = await query(UPDATE_DELIVERY, updateDeliveryValues(delivery, expectedVersion));
+      return updated.rowCount === 1;
+    },
+
+    async listDeliveries(q) {
+      const values: unknown[] = [q.accountId];
+      const where = ['account_id = $1'];
+      if (q.webhookId !== undefined) where.push(`webhook_id = $${values.push(q.webhookId)}`);
+      if (q.status !== undefined) where.push(`status = $${values.push(q.status)}`);
+      const { rows } = await query<{ body: StoredDelivery }>(
+        `SELECT body FROM ${s}.deliveries WHERE ${where.join(' AND ')}
+         ORDER BY created_at DESC, id DESC LIMIT $${values.push(q.limit ?? 100)}`,
+        values,
+      );
+      return rows.map((r) => r.body);
+    },
+
+    async pruneDeliveries(before) {
+      const deleted = await query(
+        `DELETE FROM ${s}.deliveries WHERE status <> 'pending' AND created_at < $1`,
+        [before],
+      );
+      return deleted.rowCount ?? 0;
     },
 
     async close() {

@@ -8,6 +8,8 @@ import type { AccountSettings } from '../../core/accounts.js';
 import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence } from '../../ports/job-persistence.js';
+import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
+import { claimed, deliveriesFor } from '../../webhooks/fan-out.js';
 
 export interface SqlitePersistenceOptions {
   /** The database file; its directory is created when missing. */
@@ -15,7 +17,7 @@ export interface SqlitePersistenceOptions {
 }
 
 /** Stored in `PRAGMA user_version`, so that a later release can tell which migrations to run. */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -38,6 +40,15 @@ CREATE INDEX IF NOT EXISTS tasks_account_status ON tasks (account_id, status);
 CREATE TABLE IF NOT EXISTS accounts (account_id TEXT PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS clients (
   client_id TEXT PRIMARY KEY, account_id TEXT NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS webhooks (
+  id TEXT PRIMARY KEY, account_id TEXT NOT NULL, created_at TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS webhooks_account ON webhooks (account_id);
+CREATE TABLE IF NOT EXISTS deliveries (
+  id TEXT PRIMARY KEY, account_id TEXT NOT NULL, webhook_id TEXT NOT NULL, status TEXT NOT NULL,
+  version INTEGER NOT NULL, created_at INTEGER NOT NULL, next_attempt_at INTEGER NOT NULL,
+  lease_until INTEGER NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (status, next_attempt_at);
+CREATE INDEX IF NOT EXISTS deliveries_account ON deliveries (account_id, webhook_id, created_at);
 `;
 
 /** Runs an INSERT, turning a primary-key conflict into a plain message. */
@@ -140,7 +151,79 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     putClient: db.prepare(`INSERT INTO clients (client_id, account_id, body) VALUES (?, ?, ?)
       ON CONFLICT (client_id) DO UPDATE SET account_id = excluded.account_id, body = excluded.body`),
     getClient: db.prepare('SELECT body FROM clients WHERE client_id = ?'),
+    putWebhook: db.prepare(`INSERT INTO webhooks (id, account_id, created_at, body) VALUES (?, ?, ?, ?)
+      ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, created_at = excluded.created_at,
+      body = excluded.body`),
+    getWebhook: db.prepare('SELECT body FROM webhooks WHERE id = ? AND account_id = ?'),
+    listWebhooks: db.prepare('SELECT body FROM webhooks WHERE account_id = ? ORDER BY created_at, id'),
+    deleteWebhook: db.prepare('DELETE FROM webhooks WHERE id = ? AND account_id = ?'),
+    deleteWebhookDeliveries: db.prepare('DELETE FROM deliveries WHERE webhook_id = ? AND account_id = ?'),
+    fileJobs: db.prepare('SELECT body FROM jobs WHERE account_id = ? AND file_id = ? ORDER BY created, id'),
+    fileTasks: db.prepare(
+      'SELECT body FROM tasks WHERE account_id = ? AND file_id = ? ORDER BY created_at, rowid',
+    ),
+    insertDelivery: db.prepare(`INSERT OR IGNORE INTO deliveries
+      (id, account_id, webhook_id, status, version, created_at, next_attempt_at, lease_until, body)
+      VALUES (@id, @accountId, @webhookId, @status, @version, @createdAt, @nextAttemptAt, @leaseUntil, @body)`),
+    dueDeliveries: db.prepare(`SELECT body FROM deliveries
+      WHERE status = 'pending' AND next_attempt_at <= ? AND lease_until < ?
+        AND webhook_id NOT IN (SELECT value FROM json_each(?))
+      ORDER BY next_attempt_at, id LIMIT ?`),
+    updateDelivery: db.prepare(`UPDATE deliveries SET status = @status, version = @version,
+      next_attempt_at = @nextAttemptAt, lease_until = @leaseUntil, body = @body
+      WHERE id = @id AND version = @expected`),
+    pruneDeliveries: db.prepare(`DELETE FROM deliveries WHERE status <> 'pending' AND created_at < ?`),
   };
+  const deliveryColumns = (d: StoredDelivery) => ({ ...d, body: JSON.stringify(d) });
+  const bodies = <T>(rows: unknown[]): T[] =>
+    (rows as { body: string }[]).map((r) => JSON.parse(r.body) as T);
+
+  /** Stores the deliveries of the events `raise` finds in the file's state after a change (in its transaction). */
+  function raiseFor(
+    accountId: string,
+    fileId: string | null,
+    raise: RaiseEvents | undefined,
+    self?: StoredJob,
+  ): void {
+    if (!raise) return;
+    const hooks = bodies<StoredWebhook>(q.listWebhooks.all(accountId));
+    if (hooks.length === 0) return;
+    const jobs =
+      fileId === null ? (self ? [self] : []) : bodies<StoredJob>(q.fileJobs.all(accountId, fileId));
+    const tasks = fileId === null ? [] : bodies<StoredTask>(q.fileTasks.all(accountId, fileId));
+    for (const delivery of deliveriesFor(raise({ accountId, fileId, jobs, tasks }), hooks)) {
+      q.insertDelivery.run(deliveryColumns(delivery));
+    }
+  }
+  const update = db.transaction((job: StoredJob, expected: number, raise?: RaiseEvents): boolean => {
+    if (q.updateJob.run({ ...jobColumns(job), expected }).changes !== 1) return false;
+    raiseFor(job.accountId, job.record.file_id, raise, job);
+    return true;
+  });
+  const insertTask = db.transaction((task: StoredTask, raise?: RaiseEvents) => {
+    insertNew(q.insertTask, taskColumns(task), `A task with id ${task.id}`);
+    raiseFor(task.accountId, task.fileId, raise);
+  });
+  const updateTask = db.transaction((task: StoredTask, expected: number, raise?: RaiseEvents): boolean => {
+    if (q.updateTask.run({ ...taskColumns(task), expected }).changes !== 1) return false;
+    raiseFor(task.accountId, task.fileId, raise);
+    return true;
+  });
+  const claimDeliveries = db.transaction(
+    (now: number, leaseUntil: number, owner: string, exclude: string[], limit: number, leased: boolean) =>
+      bodies<StoredDelivery>(
+        q.dueDeliveries.all(now, leased ? Number.MAX_SAFE_INTEGER : now, JSON.stringify(exclude), limit),
+      ).map((due) => {
+        const taken = claimed(due, owner, leaseUntil);
+        q.updateDelivery.run({ ...deliveryColumns(taken), expected: due.version });
+        return taken;
+      }),
+  );
+  const deleteWebhook = db.transaction((accountId: string, webhookId: string): boolean => {
+    if (q.deleteWebhook.run(webhookId, accountId).changes !== 1) return false;
+    q.deleteWebhookDeliveries.run(webhookId, accountId);
+    return true;
+  });
 
   // List queries differ by which filters are given: one statement per shape, prepared on first use.
   const shapes = new Map<string, Database.Statement>();
@@ -150,14 +233,17 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     return (statement.all(...params) as { body: string }[]).map((row) => JSON.parse(row.body) as T);
   }
 
-  const finish = db.transaction((job: StoredJob, expected: number, result?: StoredResult): boolean => {
-    if (q.updateJob.run({ ...jobColumns(job), expected }).changes !== 1) return false;
-    if (result) {
-      const { jobId, accountId, fileId, jobCreated } = result;
-      q.insertResult.run(jobId, accountId, fileId, jobCreated, JSON.stringify(result));
-    }
-    return true;
-  });
+  const finish = db.transaction(
+    (job: StoredJob, expected: number, result?: StoredResult, raise?: RaiseEvents): boolean => {
+      if (q.updateJob.run({ ...jobColumns(job), expected }).changes !== 1) return false;
+      if (result) {
+        const { jobId, accountId, fileId, jobCreated } = result;
+        q.insertResult.run(jobId, accountId, fileId, jobCreated, JSON.stringify(result));
+      }
+      raiseFor(job.accountId, job.record.file_id, raise, job);
+      return true;
+    },
+  );
   const deleteFileData = db.transaction((accountId: string, fileId: string, jobs: boolean) => {
     q.deleteLayer.run(accountId, fileId);
     q.deleteResults.run(accountId, fileId);
@@ -195,15 +281,16 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
       return list<StoredJob>(`SELECT body FROM jobs${filter.sql} ORDER BY created, id`, filter.params);
     },
 
-    async updateJob(job, expectedVersion) {
+    async updateJob(job, expectedVersion, raise) {
       live();
-      return q.updateJob.run({ ...jobColumns(job), expected: expectedVersion }).changes === 1;
+      if (!raise) return q.updateJob.run({ ...jobColumns(job), expected: expectedVersion }).changes === 1;
+      return update.immediate(job, expectedVersion, raise);
     },
 
-    async finishJob(job, expectedVersion, result) {
+    async finishJob(job, expectedVersion, result, raise) {
       live();
       // Immediate: takes the write lock up front, so busy_timeout applies instead of a snapshot error.
-      return finish.immediate(job, expectedVersion, result);
+      return finish.immediate(job, expectedVersion, result, raise);
     },
 
     async renewLease(jobId, owner, leaseUntil) {
@@ -245,9 +332,9 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
       return parse<unknown>(q.getRules.get(accountId, rulesId));
     },
 
-    async insertTask(task) {
+    async insertTask(task, raise) {
       live();
-      insertNew(q.insertTask, taskColumns(task), `A task with id ${task.id}`);
+      insertTask.immediate(task, raise);
     },
 
     async getTask(accountId, taskId) {
@@ -268,9 +355,9 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
       );
     },
 
-    async updateTask(task, expectedVersion) {
+    async updateTask(task, expectedVersion, raise) {
       live();
-      return q.updateTask.run({ ...taskColumns(task), expected: expectedVersion }).changes === 1;
+      return updateTask.immediate(task, expectedVersion, raise);
     },
 
     async putAccount(accountId, settings) {
@@ -294,6 +381,61 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     async getClient(clientId) {
       live();
       return parse<StoredClient>(q.getClient.get(clientId));
+    },
+
+    async putWebhook(hook) {
+      live();
+      q.putWebhook.run(hook.id, hook.accountId, hook.createdAt, JSON.stringify(hook));
+    },
+
+    async getWebhook(accountId, webhookId) {
+      live();
+      return parse<StoredWebhook>(q.getWebhook.get(webhookId, accountId));
+    },
+
+    async listWebhooks(accountId) {
+      live();
+      return bodies<StoredWebhook>(q.listWebhooks.all(accountId));
+    },
+
+    async deleteWebhook(accountId, webhookId) {
+      live();
+      return deleteWebhook.immediate(accountId, webhookId);
+    },
+
+    async claimDeliveries(claim) {
+      live();
+      return claimDeliveries.immediate(
+        claim.now,
+        claim.leaseUntil,
+        claim.owner,
+        claim.excludeWebhooks,
+        Math.max(0, claim.limit),
+        claim.includeLeased === true,
+      );
+    },
+
+    async settleDelivery(delivery, expectedVersion) {
+      live();
+      return q.updateDelivery.run({ ...deliveryColumns(delivery), expected: expectedVersion }).changes === 1;
+    },
+
+    async listDeliveries(query) {
+      live();
+      const filter = where([
+        ['account_id = ?', query.accountId],
+        ['webhook_id = ?', query.webhookId],
+        ['status = ?', query.status],
+      ]);
+      return list<StoredDelivery>(
+        `SELECT body FROM deliveries${filter.sql} ORDER BY created_at DESC, id DESC LIMIT ?`,
+        [...filter.params, query.limit ?? 100],
+      );
+    },
+
+    async pruneDeliveries(before) {
+      live();
+      return q.pruneDeliveries.run(before).changes;
     },
 
     async close() {

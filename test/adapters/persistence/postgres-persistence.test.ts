@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { createPostgresPersistence } from '../../../src/adapters/persistence/postgres-persistence.js';
+import { describeWebhookOutbox } from '../../ports/webhook-outbox.contract.js';
 import { describeJobPersistence, makeJob } from '../../ports/job-persistence.contract.js';
 
 const url = inject('pgUrl');
@@ -21,7 +22,7 @@ async function dropSchema(schema: string): Promise<void> {
 }
 
 describe.skipIf(!url)('PostgreSQL persistence', () => {
-  describeJobPersistence('postgres', async () => {
+  const makePostgres = async () => {
     const schema = freshSchema();
     const persistence = createPostgresPersistence({ connectionString: url, schema, maxConnections: 4 });
     return {
@@ -32,7 +33,9 @@ describe.skipIf(!url)('PostgreSQL persistence', () => {
       },
       cleanup: () => dropSchema(schema),
     };
-  });
+  };
+  describeJobPersistence('postgres', makePostgres);
+  describeWebhookOutbox('postgres', makePostgres);
 
   it('migrates safely when several processes start at once', async () => {
     const schema = freshSchema();

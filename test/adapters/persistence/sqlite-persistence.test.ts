@@ -8,13 +8,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSqlitePersistence } from '../../../src/adapters/persistence/sqlite-persistence.js';
 import { DocexError } from '../../../src/core/errors.js';
 import type { JobPersistence } from '../../../src/ports/job-persistence.js';
+import { describeWebhookOutbox } from '../../ports/webhook-outbox.contract.js';
 import { describeJobPersistence, makeJob } from '../../ports/job-persistence.contract.js';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'docex-sqlite-'));
 }
 
-describeJobPersistence('sqlite', async () => {
+const makeSqlite = async () => {
   const dir = tempDir();
   const path = join(dir, 'jobs.db');
   const persistence = createSqlitePersistence({ path });
@@ -26,7 +27,9 @@ describeJobPersistence('sqlite', async () => {
     },
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
-});
+};
+describeJobPersistence('sqlite', makeSqlite);
+describeWebhookOutbox('sqlite', makeSqlite);
 
 describe('SQLite persistence', () => {
   const dirs: string[] = [];
@@ -47,13 +50,13 @@ describe('SQLite persistence', () => {
     return join(dir, 'nested', 'jobs.db');
   }
 
-  it('creates the file in WAL mode with schema version 1', async () => {
+  it('creates the file in WAL mode with the current schema version (3)', async () => {
     const path = dbPath();
     open(path);
     const raw = new Database(path, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(raw.pragma('user_version', { simple: true })).toBe(2);
+      expect(raw.pragma('user_version', { simple: true })).toBe(3);
     } finally {
       raw.close();
     }
@@ -107,14 +110,14 @@ describe('SQLite persistence', () => {
     const path = dbPath();
     open(path);
     const raw = new Database(path);
-    raw.pragma('user_version = 3');
+    raw.pragma('user_version = 4');
     raw.close();
-    expect(() => createSqlitePersistence({ path })).toThrow(/schema version 3/);
+    expect(() => createSqlitePersistence({ path })).toThrow(/schema version 4/);
   });
 });
 
 describe('sqlite schema migration', () => {
-  it('opens a version 1 database and adds the tables of version 2', async () => {
+  it('opens a version 1 database and adds the tables of versions 2 and 3', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docex-sqlite-'));
     try {
       const file = join(dir, 'old.db');
@@ -127,9 +130,12 @@ describe('sqlite schema migration', () => {
       const persistence = createSqlitePersistence({ path: file });
       await persistence.putAccount('a', { limits: { maxFileBytes: 1, maxPages: 1 } });
       expect(await persistence.listAccounts()).toHaveLength(1);
+      // Version 3: webhook subscriptions and their deliveries.
+      expect(await persistence.listWebhooks('a')).toEqual([]);
+      expect(await persistence.listDeliveries({ accountId: 'a' })).toEqual([]);
       await persistence.close();
       const check = new Database(file, { readonly: true });
-      expect(check.pragma('user_version', { simple: true })).toBe(2);
+      expect(check.pragma('user_version', { simple: true })).toBe(3);
       check.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
