@@ -93,6 +93,12 @@ describe('bearer tokens', () => {
       ['GET', '/tasks'],
       ['GET', `/tasks/${id}`],
       ['POST', `/tasks/${id}/complete`],
+      ['POST', '/webhooks'],
+      ['GET', '/webhooks'],
+      ['GET', '/webhooks/wh_00000000000000000000000000000000'],
+      ['DELETE', '/webhooks/wh_00000000000000000000000000000000'],
+      ['POST', '/webhooks/wh_00000000000000000000000000000000/rotate-secret'],
+      ['GET', '/webhooks/wh_00000000000000000000000000000000/deliveries'],
     ];
     for (const [method, path] of requests) {
       const answer = await call(h.url, path, { method, ...(method === 'GET' ? {} : { body: '{}' }) });

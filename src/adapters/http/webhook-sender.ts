@@ -19,7 +19,7 @@ type LookupCallback = (
  * A resolver for connections that refuses private addresses: checked on the addresses the connection
  * will use, so a name cannot resolve to a public address when checked and a private one when used.
  */
-function guardedLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback): void {
+export function guardedLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback): void {
   dnsLookup(hostname, { all: true }, (error, addresses) => {
     if (error) return callback(error, []);
     const refused = addresses.find((a) => isPrivateAddress(a.address));
