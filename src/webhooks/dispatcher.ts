@@ -176,7 +176,7 @@ export class WebhookDispatcher {
     const due = await this.#o.outbox.claimDeliveries({
       owner: this.#o.owner,
       now,
-      leaseUntil: now + settings.timeoutMs + 30_000,
+      leaseUntil: now + settings.timeoutMs + 10_000,
       limit: room,
       excludeWebhooks: busy,
       ...(this.#firstClaim && !this.#o.shared ? { includeLeased: true } : {}),

@@ -23,7 +23,11 @@ async function token(h: FetchHandler, id: string): Promise<string> {
   const answer = await h(
     new Request(`${ORIGIN}/oauth2/token`, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: `${id}-secret-0123456789` }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: id,
+        client_secret: `${id}-secret-0123456789`,
+      }),
     }),
   );
   return ((await answer.json()) as { access_token: string }).access_token;
@@ -37,7 +41,10 @@ async function call(
   const answer = await h(
     new Request(`${ORIGIN}${path}`, {
       method: options.method ?? 'GET',
-      headers: { authorization: `Bearer ${tokens[options.as ?? 'acme']}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${tokens[options.as ?? 'acme']}`,
+        'content-type': 'application/json',
+      },
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
     }),
   );
@@ -101,7 +108,9 @@ describe('webhook routes', () => {
     expect((await call('/webhooks')).body).toEqual({ webhooks: [shown] });
     expect((await call(`/webhooks/${id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await call(`/webhooks/${id}`)).status).toBe(404);
-    expect((await call(`/webhooks/${id}`, { method: 'DELETE' })).body).toMatchObject({ error: { code: 'WEBHOOK_NOT_FOUND' } });
+    expect((await call(`/webhooks/${id}`, { method: 'DELETE' })).body).toMatchObject({
+      error: { code: 'WEBHOOK_NOT_FOUND' },
+    });
     expect((await call('/webhooks')).body).toEqual({ webhooks: [] });
   });
 
@@ -131,7 +140,13 @@ describe('webhook routes', () => {
     });
     expect(answer).toEqual({
       status: 422,
-      body: { error: { code: 'WEBHOOK_TARGET_REFUSED', message: expect.any(String), details: [{ path: '/url', message: expect.any(String) }] } },
+      body: {
+        error: {
+          code: 'WEBHOOK_TARGET_REFUSED',
+          message: expect.any(String),
+          details: [{ path: '/url', message: expect.any(String) }],
+        },
+      },
     });
     const fine = await call('/webhooks', {
       method: 'POST',
@@ -143,7 +158,10 @@ describe('webhook routes', () => {
   });
 
   it('keeps accounts apart: another account`s subscription is unknown', async () => {
-    const created = await call('/webhooks', { method: 'POST', body: { url: receiver.url('/iso'), events: ['job.failed'] } });
+    const created = await call('/webhooks', {
+      method: 'POST',
+      body: { url: receiver.url('/iso'), events: ['job.failed'] },
+    });
     const id = created.body.id as string;
     for (const [method, path] of [
       ['GET', `/webhooks/${id}`],
@@ -174,13 +192,24 @@ describe('webhook routes', () => {
     await engine.invoke('acme.noop', { inputs: { file_id: file.fileId } }, { accountId: 'acme' });
     const events = () => receiver.received.filter((r) => r.path === '/events');
     await until(() => events().length === 1, 'file.finalised arrived');
-    const finalised = verifyWebhook(secret, events()[0]!.headers as Record<string, string>, events()[0]!.body) as Json;
-    expect(finalised).toMatchObject({ type: 'file.finalised', data: { fileId: file.fileId, status: 'FINALISED' } });
+    const finalised = verifyWebhook(
+      secret,
+      events()[0]!.headers as Record<string, string>,
+      events()[0]!.body,
+    ) as Json;
+    expect(finalised).toMatchObject({
+      type: 'file.finalised',
+      data: { fileId: file.fileId, status: 'FINALISED' },
+    });
 
     const rotated = await call(`/webhooks/${id}/rotate-secret`, { method: 'POST' });
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).not.toBe(secret);
-    const failing = await engine.invoke('acme.broken', { inputs: { file_id: file.fileId } }, { accountId: 'acme' });
+    const failing = await engine.invoke(
+      'acme.broken',
+      { inputs: { file_id: file.fileId } },
+      { accountId: 'acme' },
+    );
     await until(() => events().length === 2, 'job.failed arrived');
     const failed = events()[1]!;
     for (const key of [secret, rotated.body.secret as string]) {
@@ -190,13 +219,22 @@ describe('webhook routes', () => {
       });
     }
     // The event carries ids, not what the document says.
-    expect(Object.keys((JSON.parse(failed.body) as { data: Json }).data).sort()).toEqual(['fileId', 'jobId', 'status']);
+    expect(Object.keys((JSON.parse(failed.body) as { data: Json }).data).sort()).toEqual([
+      'fileId',
+      'jobId',
+      'status',
+    ]);
 
     const listed = await call(`/webhooks/${id}/deliveries?status=delivered`);
     expect(listed.status).toBe(200);
     const list = listed.body.deliveries as Json[];
     expect(list.map((d) => d.type)).toEqual(['job.failed', 'file.finalised']);
-    expect(list[0]).toMatchObject({ status: 'delivered', attempts: 1, lastStatus: 200, eventId: failed.headers['webhook-id'] });
+    expect(list[0]).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      lastStatus: 200,
+      eventId: failed.headers['webhook-id'],
+    });
     expect((await call(`/webhooks/${id}/deliveries?status=dead`)).body).toEqual({ deliveries: [] });
     expect((await call(`/webhooks/${id}/deliveries?status=lost`)).status).toBe(400);
     expect((await call(`/webhooks/${id}/deliveries?limit=x`)).status).toBe(400);
@@ -205,7 +243,10 @@ describe('webhook routes', () => {
 
   it('is in the OpenAPI document', async () => {
     const answer = await handle(new Request(`${ORIGIN}/openapi.json`));
-    const doc = (await answer.json()) as { paths: Record<string, Record<string, unknown>>; components: { schemas: Json } };
+    const doc = (await answer.json()) as {
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Json };
+    };
     expect(Object.keys(doc.paths['/webhooks']!).sort()).toEqual(['get', 'post']);
     expect(Object.keys(doc.paths['/webhooks/{webhookId}']!).sort()).toEqual(['delete', 'get']);
     expect(doc.paths['/webhooks/{webhookId}/rotate-secret']).toHaveProperty('post');

@@ -9,7 +9,12 @@ import { createNodeWebhookSender, guardedLookup } from '../../src/adapters/http/
 import { createMemoryPersistence } from '../../src/adapters/persistence/memory-persistence.js';
 import type { JobPersistence } from '../../src/ports/job-persistence.js';
 import type { StoredDelivery, StoredWebhook } from '../../src/ports/webhook-outbox.js';
-import { DEFAULT_DISPATCH, retryDelay, WebhookDispatcher, type DispatchSettings } from '../../src/webhooks/dispatcher.js';
+import {
+  DEFAULT_DISPATCH,
+  retryDelay,
+  WebhookDispatcher,
+  type DispatchSettings,
+} from '../../src/webhooks/dispatcher.js';
 import { newWebhookSecret } from '../../src/webhooks/signing.js';
 import { verifyWebhook } from '../../docs/examples/verify-webhook.mjs';
 import { makeJob } from '../ports/job-persistence.contract.js';
@@ -72,7 +77,13 @@ async function raise(n = 1): Promise<void> {
     const failed = { ...job, record: { ...job.record, status: 'failed' as const, version: 2 } };
     const id = `msg_${crypto.randomUUID().replace(/-/g, '')}`;
     await outbox.finishJob(failed, 1, undefined, (file) => [
-      { id, accountId: file.accountId, type: 'job.failed', body: JSON.stringify({ type: 'job.failed', n: i }), raisedAt: clock },
+      {
+        id,
+        accountId: file.accountId,
+        type: 'job.failed',
+        body: JSON.stringify({ type: 'job.failed', n: i }),
+        raisedAt: clock,
+      },
     ]);
   }
 }
@@ -94,9 +105,14 @@ describe('webhook dispatcher', () => {
     expect(request!.headers['webhook-id']).toBe(stored!.eventId);
     expect(request!.headers['webhook-timestamp']).toBe(String(Math.floor(clock / 1000)));
     expect(request!.headers['content-type']).toBe('application/json');
-    expect(verifyWebhook(hook.secret, request!.headers as Record<string, string>, request!.body, Math.floor(clock / 1000))).toEqual(
-      JSON.parse(stored!.body),
-    );
+    expect(
+      verifyWebhook(
+        hook.secret,
+        request!.headers as Record<string, string>,
+        request!.body,
+        Math.floor(clock / 1000),
+      ),
+    ).toEqual(JSON.parse(stored!.body));
     expect(stored).toMatchObject({ attempts: 1, lastStatus: 200, deliveredAt: clock, leaseUntil: 0 });
   });
 
@@ -132,7 +148,9 @@ describe('webhook dispatcher', () => {
     const [dead] = await deliveries(hook);
     expect(dead).toMatchObject({ status: 'dead', attempts: 4, lastStatus: 503 });
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
-    expect((await outbox.listDeliveries({ accountId: A, status: 'dead' })).map((x) => x.id)).toEqual([dead!.id]);
+    expect((await outbox.listDeliveries({ accountId: A, status: 'dead' })).map((x) => x.id)).toEqual([
+      dead!.id,
+    ]);
   });
 
   it('jitter keeps each delay between half and all of the exponential one', () => {
@@ -145,7 +163,9 @@ describe('webhook dispatcher', () => {
 
   it('does not follow a redirect: the 3xx is a failed attempt', async () => {
     const hook = await subscribe('/moved');
-    receiver.on('/moved', (_r, response) => response.writeHead(307, { location: receiver.url('/elsewhere') }).end());
+    receiver.on('/moved', (_r, response) =>
+      response.writeHead(307, { location: receiver.url('/elsewhere') }).end(),
+    );
     await raise();
     dispatcher().poke();
     await until(async () => (await deliveries(hook))[0]!.attempts === 1, 'one attempt');
@@ -160,7 +180,10 @@ describe('webhook dispatcher', () => {
     await raise();
     dispatcher({ timeoutMs: 100 }).poke();
     await until(async () => (await deliveries(hook))[0]!.attempts === 1, 'one attempt');
-    expect((await deliveries(hook))[0]).toMatchObject({ status: 'pending', lastError: 'no answer within 100 ms' });
+    expect((await deliveries(hook))[0]).toMatchObject({
+      status: 'pending',
+      lastError: 'no answer within 100 ms',
+    });
   });
 
   it('refuses loopback targets unless the host allows them, by name and by resolved address', async () => {
@@ -169,7 +192,8 @@ describe('webhook dispatcher', () => {
     await raise();
     dispatcher({}, false).poke();
     await until(
-      async () => (await deliveries(byAddress))[0]!.attempts === 1 && (await deliveries(byName))[0]!.attempts === 1,
+      async () =>
+        (await deliveries(byAddress))[0]!.attempts === 1 && (await deliveries(byName))[0]!.attempts === 1,
       'both attempted',
     );
     expect(receiver.received).toEqual([]);
@@ -191,7 +215,10 @@ describe('webhook dispatcher', () => {
     await raise(5);
     const d = dispatcher({ perWebhook: 2, concurrency: 4 });
     d.poke();
-    await until(async () => (await deliveries(quick)).every((x) => x.status === 'delivered'), 'quick delivered');
+    await until(
+      async () => (await deliveries(quick)).every((x) => x.status === 'delivered'),
+      'quick delivered',
+    );
     expect(held.length).toBeLessThanOrEqual(2);
     expect((await deliveries(slow)).some((x) => x.status === 'pending')).toBe(true);
     while ((await deliveries(slow)).some((x) => x.status !== 'delivered')) {

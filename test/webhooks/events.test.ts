@@ -24,7 +24,8 @@ function task(fileId: string, status: StoredTask['status']): StoredTask {
   };
 }
 
-const bodies = (events: { body: string }[]) => events.map((e) => JSON.parse(e.body) as Record<string, unknown>);
+const bodies = (events: { body: string }[]) =>
+  events.map((e) => JSON.parse(e.body) as Record<string, unknown>);
 
 describe('webhook events raised by changes', () => {
   it('a succeeded job that leaves nothing pending finalises its file, keyed by that job', () => {
@@ -96,7 +97,9 @@ describe('webhook events raised by changes', () => {
     ]);
     // The first of two tasks completed: the other is still open.
     expect(
-      bodies(taskEvents(first, 'completed', now)(state(fileId, [validation], [first, second]))).map((b) => b.type),
+      bodies(taskEvents(first, 'completed', now)(state(fileId, [validation], [first, second]))).map(
+        (b) => b.type,
+      ),
     ).toEqual(['task.completed']);
     const closed = { ...second, status: 'completed' as const };
     const last = taskEvents(closed, 'completed', now)(state(fileId, [validation], [first, closed]));

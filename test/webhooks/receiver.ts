@@ -52,7 +52,7 @@ export async function startReceiver(): Promise<Receiver> {
 export async function until(check: () => boolean | Promise<boolean>, what = 'condition'): Promise<void> {
   for (let i = 0; ; i++) {
     if (await check()) return;
-    if (i > 3000) throw new Error(`never happened: ${what}`);
+    if (i > 20_000) throw new Error(`never happened: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

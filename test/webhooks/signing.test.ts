@@ -10,7 +10,11 @@ import { verifyWebhook } from '../../docs/examples/verify-webhook.mjs';
 const snippetPath = fileURLToPath(new URL('../../docs/examples/verify-webhook.mjs', import.meta.url));
 const docsPath = fileURLToPath(new URL('../../docs/webhooks.md', import.meta.url));
 
-const body = JSON.stringify({ type: 'file.finalised', timestamp: '2026-11-23T10:00:00.000Z', data: { fileId: 'f' } });
+const body = JSON.stringify({
+  type: 'file.finalised',
+  timestamp: '2026-11-23T10:00:00.000Z',
+  data: { fileId: 'f' },
+});
 const sent = 1_795_000_000;
 
 describe('webhook signatures (Standard Webhooks)', () => {
@@ -42,20 +46,24 @@ describe('webhook signatures (Standard Webhooks)', () => {
     const secret = newWebhookSecret();
     const headers = signedHeaders([secret], 'msg_1', sent, body);
     expect(() => verifyWebhook(secret, headers, body.replace('"f"', '"g"'), sent)).toThrow(/signature/);
-    expect(() => verifyWebhook(secret, { ...headers, 'webhook-id': 'msg_2' }, body, sent)).toThrow(/signature/);
+    expect(() => verifyWebhook(secret, { ...headers, 'webhook-id': 'msg_2' }, body, sent)).toThrow(
+      /signature/,
+    );
     expect(() =>
       verifyWebhook(secret, { ...headers, 'webhook-timestamp': String(sent + 1) }, body, sent),
     ).toThrow(/signature/);
     expect(() => verifyWebhook(newWebhookSecret(), headers, body, sent)).toThrow(/signature/);
     expect(() => verifyWebhook(secret, headers, body, sent + 301)).toThrow(/timestamp/);
-    expect(() => verifyWebhook(secret, { ...headers, 'webhook-signature': '' }, body, sent)).toThrow(/missing/);
+    expect(() => verifyWebhook(secret, { ...headers, 'webhook-signature': '' }, body, sent)).toThrow(
+      /missing/,
+    );
   });
 
   it('after a rotation both secrets verify while the old one still signs', () => {
     const old = newWebhookSecret();
     const current = newWebhookSecret();
     const headers = signedHeaders([current, old], 'msg_1', sent, body);
-    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(verifyWebhook(current, headers, body, sent)).toBeTruthy();
     expect(verifyWebhook(old, headers, body, sent)).toBeTruthy();
   });

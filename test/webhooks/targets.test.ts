@@ -30,7 +30,9 @@ describe('webhook targets', () => {
   });
 
   it('accepts public http(s) URLs and normalises them', () => {
-    expect(checkTargetUrl('https://hooks.example.com/docex?x=1', false)).toBe('https://hooks.example.com/docex?x=1');
+    expect(checkTargetUrl('https://hooks.example.com/docex?x=1', false)).toBe(
+      'https://hooks.example.com/docex?x=1',
+    );
     expect(checkTargetUrl('http://93.184.216.34:8080/in', false)).toBe('http://93.184.216.34:8080/in');
   });
 
@@ -57,7 +59,15 @@ describe('webhook targets', () => {
   });
 
   it('refuses what is not an http(s) URL, and credentials in it', () => {
-    for (const url of ['ftp://example.com/', 'file:///etc/passwd', 'not a url', '', 'https://u:p@example.com/', 42, `https://e.com/${'a'.repeat(2100)}`]) {
+    for (const url of [
+      'ftp://example.com/',
+      'file:///etc/passwd',
+      'not a url',
+      '',
+      'https://u:p@example.com/',
+      42,
+      `https://e.com/${'a'.repeat(2100)}`,
+    ]) {
       expect(() => checkTargetUrl(url, true), String(url).slice(0, 40)).toThrow(
         expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
       );
