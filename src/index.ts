@@ -4,6 +4,23 @@ export type * from './engine-types.js';
 export type { JobError, JobRecord, JobStatus, StoredJob, StoredResult, StoredTask } from './core/jobs.js';
 export type { JobPersistence, JobQuery, TaskQuery } from './ports/job-persistence.js';
 export { createMemoryPersistence } from './adapters/persistence/memory-persistence.js';
+export { WEBHOOK_EVENT_TYPES } from './ports/webhook-outbox.js';
+export type {
+  DeliveryClaim,
+  DeliveryQuery,
+  DeliveryStatus,
+  FileState,
+  OutboxEvent,
+  RaiseEvents,
+  StoredDelivery,
+  StoredWebhook,
+  WebhookEventType,
+  WebhookOutbox,
+} from './ports/webhook-outbox.js';
+export type { WebhookAnswer, WebhookRequest, WebhookSender } from './ports/webhook-sender.js';
+export { createNodeWebhookSender } from './adapters/http/webhook-sender.js';
+export type { DeliveryView, WebhookView, WebhookWithSecret } from './webhooks/subscriptions.js';
+export type { WebhookBody, WebhookEventData } from './webhooks/events.js';
 export type { V1Invocation, WorkflowContext, WorkflowDefinition, WorkflowOutput } from './workflows/types.js';
 export type { RetryPolicy } from './queue/job-queue.js';
 export { DocexError, isDocexError } from './core/errors.js';
