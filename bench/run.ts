@@ -37,12 +37,15 @@
  *      paints the supplier's name as a logo picture, pages/s and header fields right
  *                                                     vs  pdftotext -bbox-layout; the same invoices
  *      without logos; and invoices whose name is only in the logo (with and without reading pictures)
+ *  13. webhooks (bench/lib/webhooks.ts): jobs/s on SQLite with a webhook subscription (deliveries in
+ *      the outbox, sent to a loopback receiver)          vs  no subscription; deliveries/s vs plain
+ *      node:http POSTs of the same bodies
  * Prints a table and writes bench/out/results.json. A missing native tool gives "n/a", never a failure;
  * an HTTP load test that lost anything fails the run (exit code 1, after the results are written).
  * Run: npm run bench
  * Some sections only: npm run bench -- --only queue   (or node dist/bench/run.js --only text,queue, or
  *   DOCEX_BENCH_ONLY=queue npm run bench); section names: text, ocr, pipeline, queue, rules, http,
- *   split, pg, batch, hostile, extract, logos.
+ *   split, pg, batch, hostile, extract, logos, webhooks.
  *   Such a partial run writes bench/out/results-<names>.json instead, so results.json stays the last
  *   full run.
  */
@@ -148,6 +151,8 @@ import {
   type Timings,
 } from './lib/split.js';
 import { benchLogos, logoSummaryRows } from './lib/logos.js';
+import type { SummaryRow } from './lib/summary-row.js';
+import { benchWebhooks, webhookSummaryRows } from './lib/webhooks.js';
 import { splitScannedComposites } from './lib/split-scans.js';
 import { benchPg, pgSummaryRows } from './lib/pg.js';
 import {
@@ -262,20 +267,12 @@ const SECTIONS = [
   'hostile',
   'extract',
   'logos',
+  'webhooks',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
 type Measured = { seconds: number; pages: number; pagesPerSecond: number };
 type Baseline = ({ ok: true } & Measured & Record<string, unknown>) | { ok: false; reason: string };
-
-interface SummaryRow {
-  metric: string;
-  docex: string;
-  baseline: string;
-  ratio: string;
-  target: string;
-  met: string;
-}
 
 const startedAt = performance.now();
 const elapsed = (): string => `${((performance.now() - startedAt) / 1000).toFixed(1)} s`;
@@ -2957,6 +2954,7 @@ async function main(): Promise<void> {
           : await benchLogos(found.bin, tmp, os.availableParallelism(), log);
       if ('reason' in logos) log(`   ${na(logos.reason)}`);
     }
+    const webhooks = only.has('webhooks') ? await benchWebhooks(tmp, log) : undefined;
     let hostile: Awaited<ReturnType<typeof benchHostile>> | { ok: false; reason: string } | undefined;
     if (only.has('hostile')) {
       const found = docexBin();
@@ -3352,6 +3350,7 @@ async function main(): Promise<void> {
     }
     if (logos && 'reason' in logos) rows.push(info('Born-digital invoices with logos', na(logos.reason)));
     else if (logos) rows.push(...logoSummaryRows(logos));
+    if (webhooks) rows.push(...webhookSummaryRows(webhooks));
     log('\n== Summary ==');
     log(
       formatTable(
@@ -3395,6 +3394,7 @@ async function main(): Promise<void> {
       hostile,
       extract,
       logos,
+      webhooks,
       summary: rows,
     };
     // A partial run (--only) leaves results.json, the last full run, alone.

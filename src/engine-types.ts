@@ -100,7 +100,7 @@ export interface WebhookOptions {
   retry?: { baseDelayMs?: number; maxDelayMs?: number; retryForMs?: number };
   /** How often to look for due deliveries besides the engine's own changes. Default 2 s. */
   pollMs?: number;
-  /** Attempts in flight at once (default 16), and to one subscription (default 2). */
+  /** Attempts in flight at once (default 32), and to one subscription (default 4). */
   concurrency?: number;
   perWebhook?: number;
   /** Subscriptions an account may have. Default 25. */

@@ -16,6 +16,7 @@ import { MONTHS, SUPPLIERS, seeded } from './multi-data.js';
 import { drawDocument, type DrawnDocument, type DrawnPage } from './multi-draw.js';
 import { pageCountsSumming } from './multi.js';
 import { missingTool, toolVersion } from './native.js';
+import type { SummaryRow } from './summary-row.js';
 
 const A4 = { width: 595, height: 842 };
 /** Where the logo sits: above the header every drawn layout starts at about 35 pt from the top. */
@@ -171,15 +172,6 @@ const LOGO_SEED = 7100;
 const ROUNDS = 2;
 /** docex against `pdftotext -bbox-layout` on the logo set, pages/s: within 3x. */
 export const TARGET_LOGO_RATIO = 1 / 3;
-
-interface Row {
-  metric: string;
-  docex: string;
-  baseline: string;
-  ratio: string;
-  target: string;
-  met: string;
-}
 
 export interface LogoSection {
   files: number;
@@ -340,7 +332,7 @@ async function withoutPictures(files: string[]): Promise<Array<Map<string, strin
   }
 }
 
-export function logoSummaryRows(section: LogoSection): Row[] {
+export function logoSummaryRows(section: LogoSection): SummaryRow[] {
   const pct = (a: { right: number; of: number }) => `${((a.right / a.of) * 100).toFixed(1)} %`;
   const baseline = 'pagesPerSecond' in section.pdftotext ? section.pdftotext.pagesPerSecond : undefined;
   return [

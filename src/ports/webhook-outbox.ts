@@ -96,6 +96,12 @@ export interface DeliveryClaim {
   /** Subscriptions this process is already sending to as much as it may. */
   excludeWebhooks: string[];
   /**
+   * At most this many deliveries of one subscription in flight in the asking process, counting the
+   * ones it has already (`inFlight`, by subscription id). Default: no such limit.
+   */
+  perWebhook?: number;
+  inFlight?: Record<string, number>;
+  /**
    * Also deliveries whose lease has not ended: for the first claim of a process that has the storage
    * to itself, when leases still held can only be those of an earlier process that died.
    */
@@ -120,7 +126,7 @@ export interface DeliveryQuery {
  *   was made and the account has a subscription; each event becomes one pending delivery per
  *   subscription of the account that asked for its type, at most one per (subscription, event id).
  * - `claimDeliveries` hands a due delivery to one process at a time: leased to `owner` until
- *   `leaseUntil`, version bumped; oldest due first.
+ *   `leaseUntil`, version bumped; oldest due first, at most `perWebhook` of one subscription in flight.
  * - `settleDelivery` is a compare-and-set on `version`.
  * - Subscriptions and deliveries are scoped by account; another account's are absent.
  * - `deleteWebhook` removes the subscription and its deliveries (none is sent after it answers).

@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 import type { StoredDelivery, StoredWebhook, WebhookOutbox } from '../ports/webhook-outbox.js';
 import type { WebhookAnswer, WebhookSender } from '../ports/webhook-sender.js';
 import { signedHeaders } from './signing.js';
@@ -25,8 +27,8 @@ export const DEFAULT_DISPATCH: DispatchSettings = {
   maxDelayMs: 60 * 60_000,
   retryForMs: 24 * 60 * 60_000,
   pollMs: 2_000,
-  concurrency: 16,
-  perWebhook: 2,
+  concurrency: 32,
+  perWebhook: 4,
   keepForMs: 7 * 24 * 60 * 60_000,
 };
 
@@ -112,6 +114,8 @@ export class WebhookDispatcher {
 
   constructor(options: DispatcherOptions) {
     this.#o = options;
+    // Every attempt in flight listens to the one signal that cuts them short on stop.
+    setMaxListeners(0, this.#controller.signal);
     this.#now = options.now ?? Date.now;
     this.#random = options.random ?? Math.random;
   }
@@ -179,6 +183,8 @@ export class WebhookDispatcher {
       leaseUntil: now + settings.timeoutMs + 10_000,
       limit: room,
       excludeWebhooks: busy,
+      perWebhook: settings.perWebhook,
+      inFlight: Object.fromEntries(perHook),
       ...(this.#firstClaim && !this.#o.shared ? { includeLeased: true } : {}),
     });
     this.#firstClaim = false;

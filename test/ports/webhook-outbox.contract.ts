@@ -300,6 +300,45 @@ export function describeWebhookOutbox(name: string, make: MakePersistence): void
       expect(await p.listDeliveries({ accountId: A, webhookId: 'wh_none' })).toEqual([]);
     });
 
+    it('takes at most perWebhook deliveries of one subscription, counting those in flight', async () => {
+      const p = await open();
+      const busy = hook();
+      const calm = hook();
+      await p.putWebhook(busy);
+      await p.putWebhook(calm);
+      const job = makeJob({ status: 'running' });
+      await p.insertJob(job);
+      const three: RaiseEvents = (file) =>
+        [1, 2, 3].map((n) => ({
+          id: `msg_cap${n}`,
+          accountId: file.accountId,
+          type: 'job.failed',
+          body: '{}',
+          raisedAt: n,
+        }));
+      await p.finishJob(finished(job, 'failed'), job.record.version, undefined, three);
+      const taken = await p.claimDeliveries({
+        owner: 'x',
+        now: 100,
+        leaseUntil: 1000,
+        limit: 10,
+        excludeWebhooks: [],
+        perWebhook: 2,
+        inFlight: { [busy.id]: 1 },
+      });
+      const of = (h: StoredWebhook) => taken.filter((d) => d.webhookId === h.id).length;
+      expect([of(busy), of(calm)]).toEqual([1, 2]);
+      // What was left over stays claimable.
+      const rest = await p.claimDeliveries({
+        owner: 'y',
+        now: 100,
+        leaseUntil: 1000,
+        limit: 10,
+        excludeWebhooks: [],
+      });
+      expect(rest).toHaveLength(3);
+    });
+
     it('deleting a subscription drops its deliveries; pruning forgets settled ones only', async () => {
       const p = await open();
       const keep = hook();

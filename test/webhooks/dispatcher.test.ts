@@ -210,7 +210,16 @@ describe('webhook dispatcher', () => {
     const slow = await subscribe('/slow');
     const quick = await subscribe('/quick');
     const held: Array<() => void> = [];
-    receiver.on('/slow', (_r, response) => held.push(() => response.writeHead(200).end()));
+    let open = 0;
+    let mostOpen = 0;
+    receiver.on('/slow', (_r, response) => {
+      open++;
+      mostOpen = Math.max(mostOpen, open);
+      held.push(() => {
+        open--;
+        response.writeHead(200).end();
+      });
+    });
     // Five events: each subscription gets five deliveries; the slow one at most two at a time.
     await raise(5);
     const d = dispatcher({ perWebhook: 2, concurrency: 4 });
@@ -227,6 +236,7 @@ describe('webhook dispatcher', () => {
       d.poke();
     }
     expect(receiver.received.filter((r) => r.path === '/slow')).toHaveLength(5);
+    expect(mostOpen).toBeLessThanOrEqual(2);
   });
 
   it('stopping cuts an attempt short and hands the delivery back unchanged', async () => {

@@ -3,7 +3,7 @@ import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../co
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence, JobQuery } from '../../ports/job-persistence.js';
 import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
-import { claimed, deliveriesFor, newestFirst } from '../../webhooks/fan-out.js';
+import { claimed, deliveriesFor, newestFirst, withinCaps } from '../../webhooks/fan-out.js';
 
 /** Freezes a plain JSON-like value and everything in it; answers it. */
 function deepFreeze<T>(value: T): T {
@@ -302,9 +302,8 @@ export function createMemoryPersistence(): JobPersistence {
             (claim.includeLeased === true || d.leaseUntil < claim.now) &&
             !claim.excludeWebhooks.includes(d.webhookId),
         )
-        .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : 1))
-        .slice(0, Math.max(0, claim.limit));
-      return due.map((d) => {
+        .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : 1));
+      return withinCaps(due, claim).map((d) => {
         const taken = claimed(d, claim.owner, claim.leaseUntil);
         deliveries.set(d.id, taken);
         return structuredClone(taken);

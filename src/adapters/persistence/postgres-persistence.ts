@@ -5,7 +5,7 @@ import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../co
 import type { TokenLayer } from '../../core/types.js';
 import type { ClaimRequest, JobPersistence, PersistenceChange } from '../../ports/job-persistence.js';
 import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
-import { claimed, deliveriesFor } from '../../webhooks/fan-out.js';
+import { candidates, claimed, deliveriesFor, withinCaps } from '../../webhooks/fan-out.js';
 
 export interface PostgresPersistenceOptions {
   /** `postgres://user:password@host:port/database`; or give a `pool`. */
@@ -52,7 +52,7 @@ CREATE TABLE IF NOT EXISTS ${s}.deliveries (
   id TEXT PRIMARY KEY, account_id TEXT NOT NULL, webhook_id TEXT NOT NULL, status TEXT NOT NULL,
   version INTEGER NOT NULL, created_at BIGINT NOT NULL, next_attempt_at BIGINT NOT NULL,
   lease_until BIGINT NOT NULL, body JSONB NOT NULL);
-CREATE INDEX IF NOT EXISTS deliveries_due ON ${s}.deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS deliveries_due ON ${s}.deliveries (next_attempt_at, id) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS deliveries_account ON ${s}.deliveries (account_id, webhook_id, created_at);
 `;
 }
@@ -577,15 +577,17 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
 
     async claimDeliveries(claim) {
       return transaction(async (client) => {
-        const { rows } = await client.query<{ body: StoredDelivery }>(
-          `SELECT body FROM ${s}.deliveries
+        const { rows } = await client.query<{ webhookId: string; body: string }>(
+          `SELECT webhook_id AS "webhookId", body::text AS body FROM ${s}.deliveries
            WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until < $1 OR $4)
              AND NOT (webhook_id = ANY($2))
            ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED`,
-          [claim.now, claim.excludeWebhooks, Math.max(0, claim.limit), claim.includeLeased === true],
+          [claim.now, claim.excludeWebhooks, candidates(claim), claim.includeLeased === true],
         );
+        // Rows read but not taken (over a subscription's cap) stay as they were; their locks end with us.
         const taken: StoredDelivery[] = [];
-        for (const { body: due } of rows) {
+        for (const row of withinCaps(rows, claim)) {
+          const due = JSON.parse(row.body) as StoredDelivery;
           const mine = claimed(due, claim.owner, claim.leaseUntil);
           await client.query(UPDATE_DELIVERY, updateDeliveryValues(mine, due.version));
           taken.push(mine);

@@ -8,8 +8,13 @@ import type { AccountSettings } from '../../core/accounts.js';
 import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence } from '../../ports/job-persistence.js';
-import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
-import { claimed, deliveriesFor } from '../../webhooks/fan-out.js';
+import type {
+  DeliveryClaim,
+  RaiseEvents,
+  StoredDelivery,
+  StoredWebhook,
+} from '../../ports/webhook-outbox.js';
+import { candidates, claimed, deliveriesFor, withinCaps } from '../../webhooks/fan-out.js';
 
 export interface SqlitePersistenceOptions {
   /** The database file; its directory is created when missing. */
@@ -47,7 +52,8 @@ CREATE TABLE IF NOT EXISTS deliveries (
   id TEXT PRIMARY KEY, account_id TEXT NOT NULL, webhook_id TEXT NOT NULL, status TEXT NOT NULL,
   version INTEGER NOT NULL, created_at INTEGER NOT NULL, next_attempt_at INTEGER NOT NULL,
   lease_until INTEGER NOT NULL, body TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (status, next_attempt_at);
+-- Covers the claims' search: due rows are chosen without reading their bodies.
+CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (status, next_attempt_at, id, lease_until, webhook_id);
 CREATE INDEX IF NOT EXISTS deliveries_account ON deliveries (account_id, webhook_id, created_at);
 `;
 
@@ -165,10 +171,11 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     insertDelivery: db.prepare(`INSERT OR IGNORE INTO deliveries
       (id, account_id, webhook_id, status, version, created_at, next_attempt_at, lease_until, body)
       VALUES (@id, @accountId, @webhookId, @status, @version, @createdAt, @nextAttemptAt, @leaseUntil, @body)`),
-    dueDeliveries: db.prepare(`SELECT body FROM deliveries
+    dueDeliveries: db.prepare(`SELECT id, webhook_id AS webhookId FROM deliveries
       WHERE status = 'pending' AND next_attempt_at <= ? AND lease_until < ?
         AND webhook_id NOT IN (SELECT value FROM json_each(?))
       ORDER BY next_attempt_at, id LIMIT ?`),
+    getDelivery: db.prepare('SELECT body FROM deliveries WHERE id = ?'),
     updateDelivery: db.prepare(`UPDATE deliveries SET status = @status, version = @version,
       next_attempt_at = @nextAttemptAt, lease_until = @leaseUntil, body = @body
       WHERE id = @id AND version = @expected`),
@@ -209,16 +216,22 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     raiseFor(task.accountId, task.fileId, raise);
     return true;
   });
-  const claimDeliveries = db.transaction(
-    (now: number, leaseUntil: number, owner: string, exclude: string[], limit: number, leased: boolean) =>
-      bodies<StoredDelivery>(
-        q.dueDeliveries.all(now, leased ? Number.MAX_SAFE_INTEGER : now, JSON.stringify(exclude), limit),
-      ).map((due) => {
-        const taken = claimed(due, owner, leaseUntil);
-        q.updateDelivery.run({ ...deliveryColumns(taken), expected: due.version });
-        return taken;
-      }),
-  );
+  const claimDeliveries = db.transaction((claim: DeliveryClaim) => {
+    const now = claim.now;
+    const due = q.dueDeliveries.all(
+      now,
+      claim.includeLeased === true ? Number.MAX_SAFE_INTEGER : now,
+      JSON.stringify(claim.excludeWebhooks),
+      candidates(claim),
+    ) as Array<{ id: string; webhookId: string }>;
+    // Only the rows taken are read whole: a claim may look at several times what it takes.
+    return withinCaps(due, claim).map((row) => {
+      const chosen = parse<StoredDelivery>(q.getDelivery.get(row.id))!;
+      const taken = claimed(chosen, claim.owner, claim.leaseUntil);
+      q.updateDelivery.run({ ...deliveryColumns(taken), expected: chosen.version });
+      return taken;
+    });
+  });
   const deleteWebhook = db.transaction((accountId: string, webhookId: string): boolean => {
     if (q.deleteWebhook.run(webhookId, accountId).changes !== 1) return false;
     q.deleteWebhookDeliveries.run(webhookId, accountId);
@@ -405,14 +418,7 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
 
     async claimDeliveries(claim) {
       live();
-      return claimDeliveries.immediate(
-        claim.now,
-        claim.leaseUntil,
-        claim.owner,
-        claim.excludeWebhooks,
-        Math.max(0, claim.limit),
-        claim.includeLeased === true,
-      );
+      return claimDeliveries.immediate(claim);
     },
 
     async settleDelivery(delivery, expectedVersion) {
