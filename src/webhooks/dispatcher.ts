@@ -48,8 +48,9 @@ export interface DispatcherOptions {
   shared: boolean;
   /** In [0, 1): the jitter of retry delays. Default Math.random. */
   random?: () => number;
-  /** Called after each settled attempt (delivered, to be retried or dead), and on a storage failure. */
+  /** Called after each settled attempt (delivered, to be retried or dead). */
   onSettled?: (delivery: StoredDelivery) => void;
+  /** Called when the outbox could not be read or written (the delivery is tried again later). */
   onError?: (error: unknown) => void;
 }
 
