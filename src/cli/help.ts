@@ -139,7 +139,8 @@ ${EXIT_CODES}`,
 
   serve:
     () => `Usage: docex serve [--port N] [--host ADDR] [--data-dir DIR] [--client ID:SECRET[:ACCOUNT]]... [--namespace NS]
-       [--ocr-engine NAME] [--webhooks-allow-private]
+       [--ocr-engine NAME] [--webhooks-allow-private] [--database-url URL] [--database-schema NAME]
+       [--files DIR|s3://BUCKET/PREFIX]
 
 The HTTP interface (v1 and v2) on the embedded defaults: files and a SQLite database in --data-dir
 (default ./docex-data), port 8080 (or $PORT) on 127.0.0.1. Without --client it creates a client of
@@ -156,7 +157,18 @@ Options:
                       native (the program only: an error when it is missing), wasm (tesseract.js only)
   --webhooks-allow-private   let webhook subscriptions target loopback and private addresses (refused
                       by default); also DOCEX_WEBHOOKS_ALLOW_PRIVATE=1
+  --database-url URL  PostgreSQL (postgres://user:password@host/db) for jobs, results, tasks, accounts
+                      and clients, shared by several serve processes; also DOCEX_DATABASE_URL or
+                      DATABASE_URL. Default: SQLite in the data directory
+  --database-schema NAME   schema of docex's tables (default docex); also DOCEX_DATABASE_SCHEMA
+  --files DIR|s3://BUCKET/PREFIX   where files go (default DATA-DIR/files); for S3:
+                      s3://bucket/prefix?endpoint=URL&region=R&path-style=1, credentials from the
+                      AWS variables (AWS_ACCESS_KEY_ID...); also DOCEX_FILES
   -h, --help          this text
+
+Processes that share a database and files must also share the key that signs access tokens:
+DOCEX_TOKEN_SECRET (at least 32 bytes; default a key made once in the data directory).
+DOCEX_DATA_DIR stands for --data-dir.
 
 Exit codes:
   0    stopped by SIGTERM or Ctrl-C

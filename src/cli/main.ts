@@ -64,6 +64,9 @@ const COMMAND_OPTIONS = {
     namespace: { type: 'string' },
     'ocr-engine': { type: 'string', default: 'auto' },
     'webhooks-allow-private': { type: 'boolean', default: false },
+    'database-url': { type: 'string' },
+    'database-schema': { type: 'string' },
+    files: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 } as const satisfies Record<string, ParseArgsConfig['options']>;
@@ -366,6 +369,14 @@ interface ServeValues {
   namespace?: string | undefined;
   'ocr-engine'?: string | undefined;
   'webhooks-allow-private'?: boolean | undefined;
+  'database-url'?: string | undefined;
+  'database-schema'?: string | undefined;
+  files?: string | undefined;
+}
+
+/** `{[key]: value}` when the value is a non-empty string, else nothing (for optional options). */
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value ? ({ [key]: value } as Record<K, string>) : {};
 }
 
 /** An environment switch: 1, true, yes or on (any case). */
@@ -384,8 +395,15 @@ async function serve(values: ServeValues, stdout: CliIo['stdout'], stderr: Progr
     running = await startServer({
       port,
       host: values.host ?? '127.0.0.1',
-      dataDir: values['data-dir'] ?? './docex-data',
+      dataDir: values['data-dir'] ?? process.env.DOCEX_DATA_DIR ?? './docex-data',
       clients: values.client ?? [],
+      ...optional(
+        'databaseUrl',
+        values['database-url'] ?? process.env.DOCEX_DATABASE_URL ?? process.env.DATABASE_URL,
+      ),
+      ...optional('databaseSchema', values['database-schema'] ?? process.env.DOCEX_DATABASE_SCHEMA),
+      ...optional('files', values.files ?? process.env.DOCEX_FILES),
+      ...optional('tokenSecret', process.env.DOCEX_TOKEN_SECRET),
       ...(values.namespace ? { namespace: values.namespace } : {}),
       ocrEngine,
       webhooksAllowPrivate:

@@ -4,11 +4,10 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { createNodeListener } from '../adapters/http/node-listener.js';
 import { nativeTesseractVersion } from '../adapters/ocr/native-tesseract-ocr.js';
-import { createSqlitePersistence } from '../adapters/persistence/sqlite-persistence.js';
-import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
 import type { OcrEngineChoice } from '../default-adapters.js';
 import { createEngine, type Engine } from '../engine.js';
 import { createFetchHandler } from '../http/fetch-handler.js';
+import { openServeStorage } from './serve-storage.js';
 
 export interface ServeOptions {
   port: number;
@@ -19,6 +18,17 @@ export interface ServeOptions {
   namespace?: string;
   /** Which OCR engine reads scans (default auto: the host's tesseract program when it runs). */
   ocrEngine?: OcrEngineChoice;
+  /** PostgreSQL (postgres://...) for the state several `serve` processes share; default SQLite in dataDir. */
+  databaseUrl?: string;
+  /** Schema of docex's tables in PostgreSQL. Default docex. */
+  databaseSchema?: string;
+  /** Where files go: a directory, or s3://bucket/prefix?endpoint=...&path-style=1. Default dataDir/files. */
+  files?: string;
+  /**
+   * Signing key of access tokens and review sessions (at least 32 bytes). Processes that share the work
+   * must share it; default: a key made once in dataDir.
+   */
+  tokenSecret?: string;
   /** Webhook subscriptions may target loopback and private addresses. Default false. */
   webhooksAllowPrivate?: boolean;
   log?: (line: string) => void;
@@ -34,15 +44,19 @@ export interface RunningServer {
 
 /**
  * The HTTP surface on the embedded defaults: files in DATA/files, jobs, results, rules, tasks, accounts
- * and clients in DATA/docex.db (SQLite), the token signing key in DATA/token-secret.
+ * and clients in DATA/docex.db (SQLite), the token signing key in DATA/token-secret. For several
+ * processes on several machines: PostgreSQL (`databaseUrl`), files on S3 (`files`), one token secret.
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => process.stdout.write(line + '\n'));
   mkdirSync(options.dataDir, { recursive: true });
-  const files = createFsFileStore({ dir: path.join(options.dataDir, 'files') });
+  if (options.tokenSecret !== undefined && Buffer.byteLength(options.tokenSecret) < 32) {
+    throw new Error('the token secret (DOCEX_TOKEN_SECRET) must have at least 32 bytes');
+  }
+  const storage = await openServeStorage(options);
   const engine = createEngine({
-    files,
-    persistence: createSqlitePersistence({ path: path.join(options.dataDir, 'docex.db') }),
+    files: storage.files,
+    persistence: storage.persistence,
     ...(options.namespace ? { namespace: options.namespace } : {}),
     ...(options.ocrEngine ? { ocrEngine: options.ocrEngine } : {}),
     webhooks: { allowPrivateTargets: options.webhooksAllowPrivate === true },
@@ -58,7 +72,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const created = await engine.createClient('default');
     log(`created client for account "default": id ${created.clientId} secret ${created.clientSecret}`);
   }
-  const handler = createFetchHandler(engine, { tokens: { secret: tokenSecret(options.dataDir) } });
+  const handler = createFetchHandler(engine, {
+    tokens: { secret: options.tokenSecret ?? tokenSecret(options.dataDir) },
+  });
   const server = createServer(createNodeListener(handler));
   // Result requests wait up to 30 s; keep idle sockets a little longer than that.
   server.keepAliveTimeout = 35_000;
@@ -69,12 +85,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-  log(`docex listening on ${url} (data in ${path.resolve(options.dataDir)})`);
+  log(`docex listening on ${url} (${storage.describe})`);
   const native = options.ocrEngine === 'wasm' ? undefined : await nativeTesseractVersion();
   log(`OCR of scans: ${native ? `the tesseract program ${native} (native)` : 'tesseract.js (WebAssembly)'}`);
   void engine.resumeJobs();
   // Files half-written when an earlier run was killed.
-  void files.sweepOrphans().catch(() => undefined);
+  void storage.afterStart().catch(() => undefined);
   let closing: Promise<void> | undefined;
   return {
     url,

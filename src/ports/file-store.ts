@@ -10,7 +10,9 @@ import type { FileRecord } from '../core/types.js';
  * - Every read is scoped by account: a file of another account is reported as absent.
  * - `fileId` is a UUID made by the engine; an adapter refuses any other id (never a path from a user).
  * - Artifact names match /^[a-z0-9][a-z0-9._-]{0,63}$/; other names are refused.
- * - `delete` removes the file and its artifacts and reports whether anything was there.
+ * - `delete` removes the file and its artifacts and reports whether anything was there. Of two
+ *   concurrent deletes of one file, one reports true (memory, fs); an object store without conditional
+ *   deletes (S3) may report true to both.
  * - `list` returns the records of one account, oldest upload first.
  * `get` and `getArtifact` return buffers the caller owns: changing them changes nothing stored.
  * Adapters throw DocexError('INVALID_ARGUMENT') for a bad id or name; nothing else is thrown for absence.
