@@ -5,6 +5,9 @@ import { createSqlitePersistence } from '../adapters/persistence/sqlite-persiste
 import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
 import type { FileStore } from '../ports/file-store.js';
 import type { JobPersistence } from '../ports/job-persistence.js';
+import type * as S3Store from '../adapters/stores/s3-file-store.js';
+
+type S3StoreModule = typeof S3Store;
 
 /** Where `docex serve` keeps its state: the embedded defaults, or shared storage for several machines. */
 export interface ServeStorage {
@@ -71,7 +74,7 @@ export async function openServeStorage(options: {
   const where = options.databaseUrl ? `PostgreSQL (schema ${options.databaseSchema ?? 'docex'})` : 'SQLite';
   if (options.files?.startsWith('s3://')) {
     const s3 = parseS3Url(options.files);
-    let module: typeof import('../adapters/stores/s3-file-store.js');
+    let module: S3StoreModule;
     try {
       module = await import('../adapters/stores/s3-file-store.js');
     } catch (error) {
