@@ -158,6 +158,27 @@ describe.skipIf(!url)('three docex serve processes on PostgreSQL and S3, one SIG
       expect(JSON.stringify(await finalised(again.base, fileId))).toBe(results.get(fileId));
     }
 
+    // ---- the review page works from any process: signed in at one, a page image from the others ----
+    const login = await fetch(`${nodes.get('a')!.base}/review/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: CLIENT.id, clientSecret: CLIENT.secret }),
+    });
+    expect(login.status).toBe(200);
+    const session = login.headers.get('set-cookie')!.split(';')[0]!;
+    for (const base of [nodes.get('c')!.base, again.base]) {
+      const page = await fetch(`${base}/review/api/files/${accepted[1]}/pages/1`, {
+        headers: { cookie: session },
+      });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('image/png');
+      expect(
+        Buffer.from(await page.arrayBuffer())
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
+    }
+
     // ---- the database: one job and one result per accepted file, all succeeded ----
     const db = new pg.Client({ connectionString: url });
     await db.connect();
