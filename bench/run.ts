@@ -40,12 +40,14 @@
  *  13. webhooks (bench/lib/webhooks.ts): jobs/s on SQLite with a webhook subscription (deliveries in
  *      the outbox, sent to a loopback receiver)          vs  no subscription; deliveries/s vs plain
  *      node:http POSTs of the same bodies
+ *  14. scale (bench/lib/serve-scale.ts): `docex serve` on PostgreSQL + S3 (s3rver), 1, 2 and 3 processes,
+ *      files finalised/s over HTTP                   vs  one `docex serve` on SQLite + disk
  * Prints a table and writes bench/out/results.json. A missing native tool gives "n/a", never a failure;
  * an HTTP load test that lost anything fails the run (exit code 1, after the results are written).
  * Run: npm run bench
  * Some sections only: npm run bench -- --only queue   (or node dist/bench/run.js --only text,queue, or
  *   DOCEX_BENCH_ONLY=queue npm run bench); section names: text, ocr, pipeline, queue, rules, http,
- *   split, pg, batch, hostile, extract, logos, webhooks.
+ *   split, pg, batch, hostile, extract, logos, webhooks, scale.
  *   Such a partial run writes bench/out/results-<names>.json instead, so results.json stays the last
  *   full run.
  */
@@ -153,6 +155,7 @@ import {
 import { benchLogos, logoSummaryRows } from './lib/logos.js';
 import type { SummaryRow } from './lib/summary-row.js';
 import { benchWebhooks, webhookSummaryRows } from './lib/webhooks.js';
+import { benchServeScale, serveScaleSummaryRows, type ServeScaleSection } from './lib/serve-scale.js';
 import { splitScannedComposites } from './lib/split-scans.js';
 import { benchPg, pgSummaryRows } from './lib/pg.js';
 import {
@@ -268,6 +271,7 @@ const SECTIONS = [
   'extract',
   'logos',
   'webhooks',
+  'scale',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -2955,6 +2959,12 @@ async function main(): Promise<void> {
       if ('reason' in logos) log(`   ${na(logos.reason)}`);
     }
     const webhooks = only.has('webhooks') ? await benchWebhooks(tmp, log) : undefined;
+    let scale: ServeScaleSection | undefined;
+    if (only.has('scale')) {
+      const found = docexBin();
+      scale = 'reason' in found ? { reason: found.reason } : await benchServeScale(found.bin, tmp, log);
+      if ('reason' in scale) log(`   ${na(scale.reason)}`);
+    }
     let hostile: Awaited<ReturnType<typeof benchHostile>> | { ok: false; reason: string } | undefined;
     if (only.has('hostile')) {
       const found = docexBin();
@@ -3351,6 +3361,7 @@ async function main(): Promise<void> {
     if (logos && 'reason' in logos) rows.push(info('Born-digital invoices with logos', na(logos.reason)));
     else if (logos) rows.push(...logoSummaryRows(logos));
     if (webhooks) rows.push(...webhookSummaryRows(webhooks));
+    if (scale) rows.push(...serveScaleSummaryRows(scale));
     log('\n== Summary ==');
     log(
       formatTable(
@@ -3395,6 +3406,7 @@ async function main(): Promise<void> {
       extract,
       logos,
       webhooks,
+      scale,
       summary: rows,
     };
     // A partial run (--only) leaves results.json, the last full run, alone.

@@ -15,7 +15,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
-import { startS3Server, S3_CREDENTIALS, type S3Server } from '../helpers/s3-server.js';
+import { startS3Server, S3_CREDENTIALS, type S3Server } from '../../bench/lib/throwaway-s3.js';
 import { call, form, token } from '../http/harness.js';
 import { exited, invoicePdf, REPO } from './cli-helpers.js';
 

@@ -1,6 +1,7 @@
 /**
- * A real S3-API server on a loopback port for the tests (s3rver, from npm: an implementation of the S3
- * REST API over a directory), with a bucket made, and the options a docex S3 file store needs.
+ * A real S3-API server on a loopback port for the tests and the benchmark, as throwaway-postgres.ts is
+ * for PostgreSQL: s3rver (a dev dependency from npm, the S3 REST API over a directory) with a bucket
+ * made, and the options a docex S3 file store needs.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
