@@ -306,6 +306,11 @@ export interface Engine {
   ): Promise<{ clientId: string; clientSecret: string }>;
   /** The account of a client whose secret matches (compared in constant time), or undefined. */
   authenticateClient(clientId: string, clientSecret: string): Promise<string | undefined>;
+  /** An API client of the account (never its secret); another account's is NOT_FOUND like an unknown one. */
+  findClient(
+    clientId: string,
+    options?: { accountId?: string },
+  ): Promise<{ clientId: string; accountId: string; createdAt: string }>;
   /** Registers a custom workflow, invoked by its id like the built-in ones. */
   registerWorkflow(definition: WorkflowDefinition): void;
   /** Ids of the registered workflows. */
@@ -339,6 +344,8 @@ export interface Engine {
    */
   putValidationRules(rulesId: string, rules: unknown, options?: { accountId?: string }): Promise<RulesRecord>;
   getValidationRules(rulesId: string, options?: { accountId?: string }): Promise<RulesRecord>;
+  /** Forgets validation rules; RULES_NOT_FOUND when there were none under the id. */
+  deleteValidationRules(rulesId: string, options?: { accountId?: string }): Promise<void>;
   /** Review tasks of the account, oldest first, by status and file. */
   listTasks(options?: {
     accountId?: string;

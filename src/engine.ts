@@ -15,6 +15,7 @@ import { defaultImageBackend, defaultOcrEngine, defaultPdfWorkerPool } from './d
 import { extractFields } from './extraction/extract.js';
 import { fieldsPicturesCouldAnswer } from './extraction/picture-fields.js';
 import { createCatalogue } from './products/catalogue.js';
+import { DEFAULT_PRODUCTS } from './products/builtin.js';
 import type { FieldKind } from './products/types.js';
 import type { ImageBackend } from './ports/image-backend.js';
 import type { OcrEngine } from './ports/ocr-engine.js';
@@ -496,7 +497,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
       assertOpen();
       await engine.ready;
       const accountId = v1.accountId ?? DEFAULT_ACCOUNT;
-      const productIds = v1ProductIds(v1);
+      const chosen = v1ProductIds(v1);
+      // None chosen (fieldSets=[]): the account's products when it has a list, else the default ones.
+      const productIds =
+        chosen.length > 0 ? chosen : [...(accounts.get(accountId).subscriptions ?? DEFAULT_PRODUCTS)];
       const workflowId = v1WorkflowId(v1.workflowId);
       const definition = registry.get(workflowId);
       if (!definition.fromV1) {
@@ -646,6 +650,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
         throw new DocexError('RULES_NOT_FOUND', `No validation rules with id ${rulesId.slice(0, 256)}.`);
       }
       return rules as RulesRecord;
+    },
+
+    async deleteValidationRules(rulesId, opts = {}) {
+      assertOpen();
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      await engine.getValidationRules(rulesId, { accountId });
+      await persistence.putRules(accountId, checkRulesId(rulesId), undefined);
     },
 
     async listTasks(opts = {}) {
@@ -872,6 +883,18 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return ok && client ? client.accountId : undefined;
     },
 
+    async findClient(clientId, opts = {}) {
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      const client =
+        typeof clientId === 'string' && clientId.length <= 128 && !clientId.includes('\u0000')
+          ? await persistence.getClient(clientId)
+          : undefined;
+      if (!client || client.accountId !== accountId) {
+        throw new DocexError('NOT_FOUND', `No client with id ${String(clientId).slice(0, 64)}.`);
+      }
+      return { clientId: client.clientId, accountId: client.accountId, createdAt: client.createdAt };
+    },
+
     getAccount(accountId) {
       return accounts.get(accountId);
     },
@@ -962,7 +985,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     options.jobs?.resumeOnStart === false ? started.catch(startFailed) : resumeJobs();
 
   function v1WorkflowId(id: string | undefined): string {
-    const name = id?.trim() || 'extract';
+    // `process` is the original service's name for its default workflow: extraction.
+    const given = id?.trim();
+    const name = !given || given === 'process' ? 'extract' : given;
     if (registry.has(`${namespace}.${name}`)) return `${namespace}.${name}`;
     if (registry.has(name)) return name;
     throw new DocexError('UNKNOWN_WORKFLOW', `No workflow ${name.slice(0, 128)} for v1 uploads.`, {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { DEFAULT_PRODUCTS } from '../products/builtin.js';
 import { exceededLimit } from '../core/plain-data.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,8 +26,6 @@ export interface CliIo {
   stdout: OutStream & { isTTY?: boolean };
   stderr: ProgressStream;
 }
-
-const DEFAULT_PRODUCTS = ['invoices:2', 'receipts:1'];
 
 const BATCH_OPTIONS = {
   out: { type: 'string' },

@@ -5,8 +5,10 @@ import { decodeSegment } from './segments.js';
 import { readForm, readJson } from './body.js';
 import { readMultipart } from './multipart.js';
 import { openApiDocument } from './openapi.js';
-import { errorResponse, json } from './responses.js';
+import { errorBody, errorResponse, json } from './responses.js';
 import { TokenService, type TokenOptions } from './tokens.js';
+import { companyIdOf } from '../queue/company-id.js';
+import type { FileRecord } from '../core/types.js';
 import { createReviewRoutes, type ReviewOptions } from '../review/review-routes.js';
 
 export interface FetchHandlerOptions {
@@ -56,7 +58,7 @@ const V1_KEYS = new Set([
 /**
  * The service's HTTP interface (v1 and v2, decisions.md) as a web-standard handler:
  * `(Request) => Promise<Response>`. Mount it in any host (node:http through `docex/http/node`,
- * Express, Fastify, Hono, Deno, Bun). It changes no global; errors are `{error: {code, message, details}}`
+ * Express, Fastify, Hono, Deno, Bun). It changes no global; errors are `{code, message, error: {code, message, details}}`
  * with the status of their code, never a stack.
  */
 export function createFetchHandler(engine: Engine, options: FetchHandlerOptions = {}): FetchHandler {
@@ -76,6 +78,77 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
   const maxWait = options.maxResultWaitMs ?? 30_000;
   const segment = '([^/]+)';
   const account = (c: Context) => ({ accountId: c.accountId });
+
+  /**
+   * OAuth 2.0 client credentials: a form (RFC 6749) or, as older clients send it, a JSON body
+   * `{client_id, client_secret, grant_type, audience}`; the client by HTTP Basic or in the body.
+   * `audience` is accepted and not checked (docex has one audience).
+   */
+  async function issueToken({ request }: Context): Promise<Response> {
+    const type = request.headers.get('content-type') ?? '';
+    let fields: { get(name: string): string | null };
+    if (/^application\/json\b/i.test(type)) {
+      const body = (await readJson(request, maxJson)) as Record<string, unknown>;
+      fields = { get: (name) => (typeof body[name] === 'string' ? (body[name] as string) : null) };
+    } else {
+      fields = await readForm(request, maxJson);
+    }
+    if (fields.get('grant_type') !== 'client_credentials') {
+      throw new DocexError(
+        'UNSUPPORTED_GRANT_TYPE',
+        'Only grant_type=client_credentials is supported (in a form or a JSON body).',
+      );
+    }
+    const basic = basicCredentials(request.headers.get('authorization'));
+    const clientId = basic?.id ?? fields.get('client_id');
+    const secret = basic?.secret ?? fields.get('client_secret');
+    const accountId = clientId && secret ? await engine.authenticateClient(clientId, secret) : undefined;
+    if (!accountId || !clientId) {
+      const failed = errorResponse(new DocexError('INVALID_CLIENT', 'The client id or secret is not valid.'));
+      // RFC 6749 5.2: a client that authenticated with HTTP Basic is challenged with Basic.
+      if (basic) failed.headers.set('www-authenticate', 'Basic realm="docex"');
+      return failed;
+    }
+    return json(
+      {
+        access_token: await tokens.issue(accountId, clientId),
+        token_type: 'Bearer',
+        expires_in: tokens.ttlSeconds,
+      },
+      200,
+      { pragma: 'no-cache' },
+    );
+  }
+
+  /** The company id in a path must be the caller's own (another account's is unknown, like a bad id). */
+  function ownCompany(c: Context, companyId: string): void {
+    if (companyId.toLowerCase() !== companyIdOf(c.accountId)) {
+      throw new DocexError('NOT_FOUND', `No company with id ${companyId.slice(0, 64)}.`);
+    }
+  }
+
+  /** Waits (up to maxWait) for a job to end; answers its invocation record as it then stands. */
+  async function jobEnded(c: Context, jobId: string): Promise<Response> {
+    const deadline = Date.now() + maxWait;
+    for (;;) {
+      const invocation = await engine.getInvocation(jobId, account(c));
+      const status = invocation.job.status;
+      const remaining = deadline - Date.now();
+      if ((status !== 'new' && status !== 'running') || remaining <= 0) return json(invocation);
+      // This process's job changes wake the wait; another process's are seen by looking again each second.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(1000, remaining));
+        const off = engine.on('job', ({ job }) => {
+          if (job.id === jobId) done();
+        });
+        function done(): void {
+          clearTimeout(timer);
+          off();
+          resolve();
+        }
+      });
+    }
+  }
 
   async function upload(c: Context): Promise<Response> {
     const { maxFileBytes } = engine.getAccount(c.accountId).limits;
@@ -140,38 +213,8 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
   }
 
   const routes: Route[] = [
-    {
-      method: 'POST',
-      pattern: /^\/oauth2\/token$/,
-      public: true,
-      async handle({ request }) {
-        const form = await readForm(request, maxJson);
-        if (form.get('grant_type') !== 'client_credentials') {
-          throw new DocexError('UNSUPPORTED_GRANT_TYPE', 'Only grant_type=client_credentials is supported.');
-        }
-        const basic = basicCredentials(request.headers.get('authorization'));
-        const clientId = basic?.id ?? form.get('client_id');
-        const secret = basic?.secret ?? form.get('client_secret');
-        const accountId = clientId && secret ? await engine.authenticateClient(clientId, secret) : undefined;
-        if (!accountId || !clientId) {
-          const failed = errorResponse(
-            new DocexError('INVALID_CLIENT', 'The client id or secret is not valid.'),
-          );
-          // RFC 6749 5.2: a client that authenticated with HTTP Basic is challenged with Basic.
-          if (basic) failed.headers.set('www-authenticate', 'Basic realm="docex"');
-          return failed;
-        }
-        return json(
-          {
-            access_token: await tokens.issue(accountId, clientId),
-            token_type: 'Bearer',
-            expires_in: tokens.ttlSeconds,
-          },
-          200,
-          { pragma: 'no-cache' },
-        );
-      },
-    },
+    // /oauth/token: the path older clients of the original service use.
+    { method: 'POST', pattern: /^\/oauth2?\/token$/, public: true, handle: issueToken },
     {
       method: 'GET',
       pattern: /^\/openapi\.json$/,
@@ -216,6 +259,106 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
         // Besides the file, the body holds what any other JSON request may: the same limit.
         assertPlainData(fields, { maxDepth: 64, maxBytes: maxJson }, 'request', 'MALFORMED_REQUEST');
         return uploadV1(c, bytes, name, fields);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/result/image/${segment}$`),
+      async handle(c) {
+        const page = c.url.searchParams.get('page') ?? '1';
+        if (!/^\d{1,4}$/.test(page)) {
+          throw new DocexError('MALFORMED_REQUEST', 'page must be a page number.', {
+            details: [{ path: '/page', message: 'must be a page number' }],
+          });
+        }
+        const image = await engine.pageImage(c.params[0]!, Number(page), account(c));
+        return new Response(image.bytes, {
+          headers: { 'content-type': image.contentType, 'cache-control': 'private, max-age=3600' },
+        });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/app/company/byclientid/${segment}$`),
+      async handle(c) {
+        const client = await engine.findClient(c.params[0]!, account(c));
+        return json({ id: companyIdOf(client.accountId), name: client.accountId, clientId: client.clientId });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/app/docs/${segment}$`),
+      async handle(c) {
+        const record = await engine.getFile(c.params[0]!, account(c));
+        return json(fileDocument(record));
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/app/docs/${segment}/download$`),
+      async handle(c) {
+        const record = await engine.getFile(c.params[0]!, account(c));
+        const bytes = await engine.readFile(record.fileId, account(c));
+        const name = (record.name ?? record.fileId).replace(/[^\w.-]+/g, '_');
+        return new Response(bytes, {
+          headers: {
+            'content-type': record.mediaType,
+            'content-disposition': `attachment; filename="${name}"`,
+            'cache-control': 'private, no-store',
+          },
+        });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/app/docs/${segment}/tags$`),
+      async handle(c) {
+        const record = await engine.getFile(c.params[0]!, account(c));
+        return json({ fileId: record.fileId, tags: record.tags ?? [] });
+      },
+    },
+    {
+      method: 'PUT',
+      pattern: new RegExp(`^/workflows/${segment}/rules/${segment}$`),
+      async handle(c) {
+        ownCompany(c, c.params[0]!);
+        const rules = await readJson(c.request, maxJson, 'any');
+        return json(await engine.putValidationRules(c.params[1]!, rules, account(c)));
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/workflows/${segment}/rules/${segment}$`),
+      async handle(c) {
+        ownCompany(c, c.params[0]!);
+        return json(await engine.getValidationRules(c.params[1]!, account(c)));
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: new RegExp(`^/workflows/${segment}/rules/${segment}$`),
+      async handle(c) {
+        ownCompany(c, c.params[0]!);
+        await engine.deleteValidationRules(c.params[1]!, account(c));
+        return new Response(null, { status: 204 });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^/workflows/${segment}/invoke$`),
+      async handle(c) {
+        const body = (await readJson(c.request, maxJson)) as { inputs?: unknown };
+        if (typeof body.inputs !== 'object' || body.inputs === null || Array.isArray(body.inputs)) {
+          throw new DocexError('INVALID_INPUTS', 'The body must be {"inputs": {...}}.', {
+            details: [{ path: '/inputs', message: 'must be an object' }],
+          });
+        }
+        const { job } = await engine.invoke(
+          c.params[0]!,
+          { inputs: body.inputs as Record<string, unknown> },
+          account(c),
+        );
+        return jobEnded(c, job.id);
       },
     },
     {
@@ -383,11 +526,7 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
         const methods = matching.map((r) => r.method);
         if (methods.includes('GET')) methods.push('HEAD');
         const allowed = [...new Set(methods)].join(', ');
-        return json(
-          { error: { code: 'METHOD_NOT_ALLOWED', message: `Use ${allowed} here.`, details: [] } },
-          405,
-          { allow: allowed },
-        );
+        return json(errorBody('METHOD_NOT_ALLOWED', `Use ${allowed} here.`), 405, { allow: allowed });
       }
       const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeSegment);
       const accountId = route.public ? '' : await tokens.verify(request.headers.get('authorization'));
@@ -398,6 +537,22 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
     } catch (error) {
       return errorResponse(error);
     }
+  };
+}
+
+/** A file record as `GET /app/docs/{fileId}` answers it (the original service's field names). */
+function fileDocument(record: FileRecord): Record<string, unknown> {
+  return {
+    id: record.fileId,
+    fileId: record.fileId,
+    fileName: record.name ?? null,
+    mediaType: record.mediaType,
+    size: record.size,
+    pageCount: record.pageCount,
+    uploadedAt: record.uploadedAt,
+    status: record.status,
+    tags: record.tags ?? [],
+    metadata: record.metadata ?? {},
   };
 }
 

@@ -15,8 +15,10 @@ function lift(schema: object, defs: Record<string, object>): object {
 
 const ERROR = {
   type: 'object',
-  required: ['error'],
+  required: ['code', 'message', 'error'],
   properties: {
+    code: { type: 'string', description: 'the same as error.code (read by the original service`s clients)' },
+    message: { type: 'string', description: 'the same as error.message' },
     error: {
       type: 'object',
       required: ['code', 'message', 'details'],
@@ -99,6 +101,17 @@ const V1_FORM = {
     workflowId: { type: 'string' },
     workflowOptions: { type: 'string', description: 'a JSON object as a string' },
     locale: { type: 'string' },
+  },
+};
+
+const TOKEN_REQUEST = {
+  type: 'object',
+  required: ['grant_type'],
+  properties: {
+    grant_type: { const: 'client_credentials' },
+    client_id: { type: 'string' },
+    client_secret: { type: 'string' },
+    audience: { type: 'string', description: 'accepted and not checked (older clients send it)' },
   },
 };
 
@@ -192,20 +205,12 @@ export function openApiDocument(engine: Engine, basePath = ''): object {
   const paths: Record<string, object> = {
     '/oauth2/token': {
       post: {
-        summary: 'Access token (OAuth 2.0 client credentials; client by HTTP Basic or form fields)',
+        summary:
+          'Access token (OAuth 2.0 client credentials; client by HTTP Basic, form fields or a JSON body)',
         requestBody: {
           content: {
-            'application/x-www-form-urlencoded': {
-              schema: {
-                type: 'object',
-                required: ['grant_type'],
-                properties: {
-                  grant_type: { const: 'client_credentials' },
-                  client_id: { type: 'string' },
-                  client_secret: { type: 'string' },
-                },
-              },
-            },
+            'application/x-www-form-urlencoded': { schema: TOKEN_REQUEST },
+            'application/json': { schema: TOKEN_REQUEST },
           },
         },
         responses: {
@@ -402,6 +407,125 @@ export function openApiDocument(engine: Engine, basePath = ''): object {
           },
         },
         responses: { ...ok({ type: 'object' }), ...errors(400, 401, 404, 409, 422) },
+      },
+    },
+  };
+  // The calls the original service's own clients make beyond the written interface (docs/compatibility.md).
+  paths['/oauth/token'] = {
+    post: {
+      ...(paths['/oauth2/token'] as { post: object }).post,
+      summary: 'The same as /oauth2/token (older clients)',
+    },
+  };
+  const fileId = { name: 'fileId', in: 'path', required: true, schema: { type: 'string' } };
+  const companyId = {
+    name: 'companyId',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', format: 'uuid' },
+  };
+  const rulesId = { name: 'rulesId', in: 'path', required: true, schema: { type: 'string' } };
+  const binary = (type: string) => ({
+    '200': { description: 'OK', content: { [type]: { schema: { type: 'string', format: 'binary' } } } },
+  });
+  paths['/result/image/{fileId}'] = {
+    get: {
+      summary: 'A page of the file as an image (a PDF page rendered as PNG; an uploaded image as it is)',
+      security: secured,
+      parameters: [
+        fileId,
+        { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+      ],
+      responses: { ...binary('image/png'), ...errors(400, 401, 404, 422) },
+    },
+  };
+  paths['/app/company/byclientid/{clientId}'] = {
+    get: {
+      summary: "The company (account) of one of the caller's own API clients",
+      security: secured,
+      parameters: [{ name: 'clientId', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        ...ok({
+          type: 'object',
+          required: ['id'],
+          properties: {
+            id: { type: 'string', format: 'uuid' },
+            name: { type: 'string' },
+            clientId: { type: 'string' },
+          },
+        }),
+        ...errors(401, 404),
+      },
+    },
+  };
+  paths['/workflows/{companyId}/rules/{rulesId}'] = {
+    put: {
+      summary: 'Store validation rules (the same as PUT /workflows/validation_rules/{rulesId})',
+      security: secured,
+      parameters: [companyId, rulesId],
+      requestBody: {
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationRules' } } },
+      },
+      responses: { ...ok({ $ref: '#/components/schemas/ValidationRules' }), ...errors(400, 401, 404, 422) },
+    },
+    get: {
+      summary: 'Validation rules',
+      security: secured,
+      parameters: [companyId, rulesId],
+      responses: { ...ok({ $ref: '#/components/schemas/ValidationRules' }), ...errors(401, 404) },
+    },
+    delete: {
+      summary: 'Forget validation rules',
+      security: secured,
+      parameters: [companyId, rulesId],
+      responses: { '204': { description: 'Deleted' }, ...errors(401, 404) },
+    },
+  };
+  paths['/workflows/{workflowId}/invoke'] = {
+    post: {
+      summary: 'Invoke a workflow and answer once its job has ended (or after 30 s, as it then stands)',
+      security: secured,
+      parameters: [{ name: 'workflowId', in: 'path', required: true, schema: { type: 'string' } }],
+      requestBody: {
+        content: {
+          'application/json': {
+            schema: { type: 'object', required: ['inputs'], properties: { inputs: { type: 'object' } } },
+          },
+        },
+      },
+      responses: {
+        ...ok({ $ref: '#/components/schemas/JobAnswer' }),
+        ...errors(400, 401, 403, 404, 422, 503),
+      },
+    },
+  };
+  paths['/app/docs/{fileId}'] = {
+    get: {
+      summary: 'The file record',
+      security: secured,
+      parameters: [fileId],
+      responses: { ...ok({ type: 'object', required: ['id', 'fileId'] }), ...errors(401, 404) },
+    },
+  };
+  paths['/app/docs/{fileId}/download'] = {
+    get: {
+      summary: 'The file as uploaded',
+      security: secured,
+      parameters: [fileId],
+      responses: { ...binary('application/octet-stream'), ...errors(401, 404) },
+    },
+  };
+  paths['/app/docs/{fileId}/tags'] = {
+    get: {
+      summary: 'The tags of the file',
+      security: secured,
+      parameters: [fileId],
+      responses: {
+        ...ok({
+          type: 'object',
+          properties: { fileId: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+        }),
+        ...errors(401, 404),
       },
     },
   };

@@ -7,13 +7,22 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /**
- * The error body of decisions.md: `{error: {code, message, details}}` with the code's status. Anything
- * that is not a DocexError becomes INTERNAL with a generic message: no stack, no library message.
+ * The one error body: `{code, message, error: {code, message, details}}`. The `error` object is the
+ * interface's (decisions.md); `code` and `message` at the top level are what the original service's
+ * own clients read (docs/compatibility.md).
+ */
+export function errorBody(code: string, message: string, details: unknown[] = []): object {
+  return { code, message, error: { code, message, details } };
+}
+
+/**
+ * The error answer with the code's status. Anything that is not a DocexError becomes INTERNAL with a
+ * generic message: no stack, no library message.
  */
 export function errorResponse(error: unknown): Response {
   const e = error instanceof DocexError ? error : toDocexError(error);
   const headers: Record<string, string> = {};
   if (e.httpStatus === 401) headers['www-authenticate'] = 'Bearer';
   if (e.code === 'QUEUE_FULL') headers['retry-after'] = '5';
-  return json({ error: { code: e.code, message: e.message, details: e.details } }, e.httpStatus, headers);
+  return json(errorBody(e.code, e.message, e.details), e.httpStatus, headers);
 }

@@ -82,3 +82,6 @@ export const BUILTIN_PRODUCTS: ProductDefinition[] = deepFreeze([
   { id: 'receipts', version: 1, fieldsets: ['document', 'receipt'] },
   { id: 'bills', version: 1, fieldsets: ['document', 'invoice', 'bill', 'bpay'] },
 ]);
+
+/** What is extracted when nothing is chosen (`docex extract` without --product, a v1 upload with fieldSets=[]). */
+export const DEFAULT_PRODUCTS: readonly string[] = ['invoices:2', 'receipts:1'];

@@ -311,7 +311,7 @@ export function createCatalogue(options: CatalogueOptions): Catalogue {
       if (id.startsWith(prefix) && !id.includes(':')) {
         const fieldsetId = id.slice(prefix.length);
         if (!fieldsetsById.has(fieldsetId)) {
-          throw new DocexError('UNKNOWN_PRODUCT', `Unknown product or fieldset '${id}'.`);
+          throw unknown(id);
         }
         if (access && !access.isFieldsetAllowed(fieldsetId)) throw notAllowed(id);
         addFieldset(fieldsetId);
@@ -319,11 +319,14 @@ export function createCatalogue(options: CatalogueOptions): Catalogue {
       }
       const ref = parseProductRef(id);
       if (!ref || !productsById.has(ref.id)) {
-        throw new DocexError('UNKNOWN_PRODUCT', `Unknown product or fieldset '${id}'.`);
+        throw unknown(id);
       }
       const product = ref.version === undefined ? latest(ref.id) : productsById.get(ref.id)?.get(ref.version);
       if (!product) {
-        throw new DocexError('UNKNOWN_PRODUCT', `Unknown version of product '${ref.id}' in '${id}'.`);
+        throw new DocexError(
+          'UNKNOWN_PRODUCT',
+          `The account does not have permission to use fieldSet '${id}' (no such version of product '${ref.id}').`,
+        );
       }
       if (access && !access.isProductAllowed(product)) throw notAllowed(id);
       const key = `${product.id}:${product.version}`;
@@ -371,4 +374,16 @@ export function createCatalogue(options: CatalogueOptions): Catalogue {
   for (const fieldset of options.fieldsets ?? []) defineFieldset(fieldset);
   for (const product of options.products ?? []) defineProduct(product);
   return Object.freeze(catalogue);
+}
+
+/**
+ * An id no product or fieldset has. Answered as the original service does (403, "does not have
+ * permission to use fieldSet X": it does not tell an unknown id from a forbidden one), with the stable
+ * code UNKNOWN_PRODUCT, so a program can still tell them apart.
+ */
+function unknown(id: string): DocexError {
+  return new DocexError(
+    'UNKNOWN_PRODUCT',
+    `The account does not have permission to use fieldSet '${id}' (unknown product or fieldset).`,
+  );
 }

@@ -36,7 +36,11 @@ export function parseList(value: string | readonly string[] | undefined): string
   return out.map((p) => p.trim()).filter(Boolean);
 }
 
-/** The products or fieldsets of a v1 upload; refuses none, two or three of the ways at once. */
+/**
+ * The products or fieldsets of a v1 upload; refuses none, two or three of the ways at once. An empty
+ * list of `fieldSets` or `products` (`fieldSets=[]`, as the original service's command line sends it)
+ * answers [] and means the account's default products.
+ */
 export function v1ProductIds(selection: V1Selection): string[] {
   const given = (['products', 'fieldSets', 'fieldSet'] as const).filter((k) => selection[k] !== undefined);
   if (given.length !== 1) {
@@ -52,6 +56,7 @@ export function v1ProductIds(selection: V1Selection): string[] {
   }
   const key = given[0]!;
   const ids = key === 'fieldSet' ? parseList(selection.fieldSet) : parseList(selection[key]);
+  if (key !== 'fieldSet' && ids && ids.length === 0 && isEmptyList(selection[key])) return [];
   if (!ids || ids.length === 0) {
     throw new DocexError('INVALID_ARGUMENT', `${key} is empty.`, {
       details: [{ path: `/${key}`, message: 'is empty' }],
@@ -63,6 +68,13 @@ export function v1ProductIds(selection: V1Selection): string[] {
     });
   }
   return ids;
+}
+
+/** An explicitly empty list: `[]` (a JSON array) or an array given with nothing in it. */
+function isEmptyList(value: string | readonly string[] | undefined): boolean {
+  if (value === undefined) return false;
+  const parts = typeof value === 'string' ? [value] : [...value];
+  return parts.length === 0 || parts.every((p) => typeof p === 'string' && /^\s*\[\s*\]\s*$/.test(p));
 }
 
 /** `workflowOptions`: a JSON object, given as a string (as v1 sends it) or already parsed. */

@@ -65,7 +65,11 @@ function expectUnauthorized(answer: { status: number; headers: Headers; body: Js
   expect(answer.status).toBe(401);
   expect(answer.headers.get('www-authenticate')).toBe('Bearer');
   expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(answer.body).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String), details: [] } });
+  expect(answer.body).toEqual({
+    code: 'UNAUTHORIZED',
+    message: expect.any(String),
+    error: { code: 'UNAUTHORIZED', message: expect.any(String), details: [] },
+  });
 }
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -224,6 +228,8 @@ describe('token endpoint', () => {
       });
       expect(answer.status).toBe(401);
       expect(answer.body).toEqual({
+        code: 'INVALID_CLIENT',
+        message: expect.any(String),
         error: { code: 'INVALID_CLIENT', message: expect.any(String), details: [] },
       });
     }
@@ -247,6 +253,8 @@ describe('token endpoint', () => {
       });
       expect(answer.status, grant).toBe(400);
       expect(answer.body).toEqual({
+        code: 'UNSUPPORTED_GRANT_TYPE',
+        message: expect.any(String),
         error: { code: 'UNSUPPORTED_GRANT_TYPE', message: expect.any(String), details: [] },
       });
     }

@@ -79,16 +79,18 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** The error body of decisions.md with the given status and code. */
+/** The error body (decisions.md's `error` object, and its code and message at the top level too). */
 function expectError(
   answer: { status: number; body: Json; text: string },
   status: number,
   code: string,
 ): { code: string; message: string; details: Json[] } {
   expect(answer.status, answer.text).toBe(status);
-  expect(Object.keys(answer.body)).toEqual(['error']);
+  expect(Object.keys(answer.body)).toEqual(['code', 'message', 'error']);
   expect(Object.keys(answer.body.error).sort()).toEqual(['code', 'details', 'message']);
   expect(answer.body.error.code).toBe(code);
+  expect(answer.body.code).toBe(code);
+  expect(answer.body.message).toBe(answer.body.error.message);
   expect(typeof answer.body.error.message).toBe('string');
   expect((answer.body.error.message as string).length).toBeGreaterThan(0);
   expect(Array.isArray(answer.body.error.details)).toBe(true);
@@ -285,7 +287,7 @@ describe('400 malformed request', () => {
       token: auth,
       json: { inputs: { file_id: fileId, product_ids: ['nope:1'] } },
     });
-    expect(expectError(answer, 400, 'UNKNOWN_PRODUCT').message).toContain('nope');
+    expect(expectError(answer, 403, 'UNKNOWN_PRODUCT').message).toContain('nope');
   });
 
   it('bad query parameters and path encoding', async () => {

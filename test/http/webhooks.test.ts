@@ -141,6 +141,8 @@ describe('webhook routes', () => {
     expect(answer).toEqual({
       status: 422,
       body: {
+        code: 'WEBHOOK_TARGET_REFUSED',
+        message: expect.any(String),
         error: {
           code: 'WEBHOOK_TARGET_REFUSED',
           message: expect.any(String),

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DocexError } from '../../core/errors.js';
+import { errorBody } from '../../http/responses.js';
 import type { FetchHandler } from '../../http/fetch-handler.js';
 
 /**
@@ -15,7 +16,7 @@ export function createNodeListener(
     void serve(handler, req, res, options.trustProxy === true).catch(() => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error.', details: [] } }));
+        res.end(JSON.stringify(errorBody('INTERNAL', 'Internal error.')));
       } else {
         res.destroy();
       }

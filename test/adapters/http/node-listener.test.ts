@@ -329,7 +329,11 @@ describe('a handler that fails', () => {
     expect(answer.status).toBe(500);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
     const body = JSON.parse(answer.body.toString()) as unknown;
-    expect(body).toEqual({ error: { code: 'INTERNAL', message: expect.any(String), details: [] } });
+    expect(body).toEqual({
+      code: 'INTERNAL',
+      message: expect.any(String),
+      error: { code: 'INTERNAL', message: expect.any(String), details: [] },
+    });
     expect(answer.body.toString()).not.toContain('secret');
   };
 
