@@ -9,6 +9,7 @@ import { hasUnreadImageRegions, readImageRegions } from './documents/image-regio
 import { ingestDocument, type OcrMode } from './documents/ingest.js';
 import { readWithLimit } from './documents/read-limited.js';
 import { sniffMediaType } from './documents/sniff.js';
+import { isPagedImage, openPagedImage } from './documents/multi-page-images.js';
 import { createMemoryFileStore } from './adapters/stores/memory-file-store.js';
 import { createMemoryPersistence } from './adapters/persistence/memory-persistence.js';
 import { defaultImageBackend, defaultOcrEngine, defaultPdfWorkerPool } from './default-adapters.js';
@@ -138,6 +139,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   }
 
   async function countPages(mediaType: MediaType, bytes: Uint8Array): Promise<number> {
+    if (isPagedImage(mediaType)) return openPagedImage(bytes, mediaType).count;
     if (mediaType !== 'application/pdf') return 1;
     const doc = await (await pdfReader()).open(bytes);
     try {
@@ -442,7 +444,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       if (!mediaType) {
         throw new DocexError(
           'UNSUPPORTED_FILE_TYPE',
-          'The file is not a PDF, PNG or JPEG (judged by its content).',
+          'The file is not a PDF, PNG, JPEG, TIFF or GIF (judged by its content).',
         );
       }
       // Checked before anything is read or stored: a record that cannot be kept stores nothing.
@@ -707,6 +709,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
       if (!Number.isInteger(pageNum) || pageNum < 1 || pageNum > Math.max(1, record.pageCount)) {
         throw new DocexError('NOT_FOUND', `The file has no page ${String(pageNum).slice(0, 16)}.`);
       }
+      if (isPagedImage(record.mediaType)) {
+        // A TIFF's page (a GIF's frame) as PNG, as browsers and clients show PNG; kept with the file.
+        const artifact = `page-${pageNum}.png`;
+        const cached = await files.getArtifact(accountId, record.fileId, artifact);
+        if (cached) return { contentType: 'image/png', bytes: cached };
+        const paged = openPagedImage(await engine.readFile(record.fileId, { accountId }), record.mediaType);
+        const bytes = encodeGreyPng(paged.page(pageNum, ingestSettings.maxPixels));
+        await files.putArtifact(accountId, record.fileId, artifact, bytes);
+        return { contentType: 'image/png', bytes };
+      }
       if (record.mediaType !== 'application/pdf') {
         return { contentType: record.mediaType, bytes: await engine.readFile(record.fileId, { accountId }) };
       }
@@ -941,6 +953,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       copier: () => (copier ??= options.pdfPages ? Promise.resolve(options.pdfPages) : pdfWorkers()),
       putTokenLayer: (accountId, fileId, layer) => persistence.putTokenLayer(accountId, fileId, layer),
       fields: () => catalogue.fieldsets().flatMap((f) => f.fields),
+      maxPixels: ingestSettings.maxPixels,
     }),
   );
   for (const definition of options.workflows ?? []) registry.register(definition);

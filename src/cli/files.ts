@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-const DOCUMENT = /\.(pdf|png|jpe?g)$/i;
+const DOCUMENT = /\.(pdf|png|jpe?g|tiff?|gif)$/i;
 const GLOB_CHARS = /[*?[{]/;
 /** A name starting with a dot, anywhere in a relative path (`.git/`, macOS `._invoice.pdf`). */
 const HIDDEN = /(^|\/)\./;

@@ -9,7 +9,7 @@ const EXIT_CODES = `Exit codes:
        rules; nothing was read
   130  interrupted (Ctrl-C): the output holds whole lines of the files that finished`;
 
-const INPUTS = `Inputs: files, directories (walked recursively for .pdf, .png, .jpg and .jpeg files) and glob
+const INPUTS = `Inputs: files, directories (walked recursively for .pdf, .png, .jpg, .jpeg, .tif, .tiff and .gif files) and glob
 patterns, quoted so that docex expands them: 'invoices/**/*.pdf' (* ? [abc] {a,b} and ** for any
 number of directories). Names starting with a dot are left out of directories, and of patterns unless
 the pattern names the dot. A file given twice is read once. A file is recognised by its bytes, not
@@ -67,7 +67,7 @@ export const COMMAND_HELP: Record<string, () => string> = {
   extract:
     () => `Usage: docex extract <input>... [--product ID]... [--locale LOCALE] [--verbose] [batch options]
 
-Reads the fields of each PDF, PNG or JPEG as an svc.extract job. One JSON line per file:
+Reads the fields of each PDF, PNG, JPEG, TIFF or GIF as an svc.extract job. One JSON line per file:
   {"file", "fileId", "status": "FINALISED", "results": {"timestamp", "fields": [...]}}
   {"file", "error": {"code", "message"}}                          when the file could not be read
 

@@ -1,5 +1,5 @@
 /** Media types the engine accepts, sniffed from the bytes (never from a name). */
-export type MediaType = 'application/pdf' | 'image/png' | 'image/jpeg';
+export type MediaType = 'application/pdf' | 'image/png' | 'image/jpeg' | 'image/tiff' | 'image/gif';
 
 /**
  * An axis-aligned box in fractions of the page as the user sees it: origin top left, x to the right,

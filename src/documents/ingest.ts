@@ -6,6 +6,7 @@ import type { OcrEngine } from '../ports/ocr-engine.js';
 import type { PdfPage, PdfReader } from '../ports/pdf-reader.js';
 import { clampBox01, mapBox, turnRightAngle, undoRightAngle, type PointMap } from './geometry.js';
 import { layoutWords } from './layout.js';
+import { isPagedImage, openPagedImage, type PagedImageType } from './multi-page-images.js';
 import { recognisePage } from './ocr-page.js';
 import { appendPageBlocks, regionBlocks, wordsNotInText, type PageWord } from './page-words.js';
 import { isUsableText, wordsFromRuns, type TextWord } from './text-layer.js';
@@ -53,7 +54,16 @@ export async function ingestDocument(
   const pages =
     file.mediaType === 'application/pdf'
       ? await ingestPdf(file.content, deps, options)
-      : [await ingestImage(file.content, deps, options)];
+      : isPagedImage(file.mediaType)
+        ? await ingestPagedImage(file.content, file.mediaType, deps, options)
+        : [
+            await ingestImage(
+              await deps.images.decode(file.content, { maxPixels: options.maxPixels }),
+              1,
+              deps,
+              options,
+            ),
+          ];
   const layer = assembleTokenLayer(file.fileId, file.mediaType, pages);
   // A photo read twice: the second reading is a layer of its own (its own token ids), which extraction
   // reads beside the first, choosing per field.
@@ -66,14 +76,37 @@ export async function ingestDocument(
   return layer;
 }
 
-async function ingestImage(
+/**
+ * A TIFF's pages (a GIF's one), each read as a photo or scan is; the page limit applies as to a PDF.
+ * Pages are decoded one at a time as they are read, side by side up to the OCR workers.
+ */
+async function ingestPagedImage(
   bytes: Uint8Array,
+  mediaType: PagedImageType,
+  deps: IngestDeps,
+  options: IngestOptions,
+): Promise<PageContent[]> {
+  const paged = openPagedImage(bytes, mediaType);
+  if (paged.count > options.maxPages) {
+    throw new DocexError(
+      'PAGE_LIMIT_EXCEEDED',
+      `The document has ${paged.count} pages; the limit is ${options.maxPages}.`,
+    );
+  }
+  const pageNums = Array.from({ length: paged.count }, (_, i) => i + 1);
+  return mapLimit(pageNums, options.pageConcurrency, (n) =>
+    ingestImage(paged.page(n, options.maxPixels), n, deps, options),
+  );
+}
+
+async function ingestImage(
+  image: GreyImage,
+  pageNum: number,
   deps: IngestDeps,
   options: IngestOptions,
 ): Promise<PageContent> {
-  const image = await deps.images.decode(bytes, { maxPixels: options.maxPixels });
   const page: Page = {
-    pageNum: 1,
+    pageNum,
     width: image.width,
     height: image.height,
     unit: 'px',

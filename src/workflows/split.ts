@@ -2,6 +2,12 @@ import type { TokenLayer } from '../core/types.js';
 import type { SplitFieldResult } from '../extraction/types.js';
 import type { PdfPageCopier } from '../ports/pdf-page-copier.js';
 import type { FieldDefinition } from '../products/types.js';
+import {
+  encodeGreyTiff,
+  isPagedImage,
+  openPagedImage,
+  type PagedImageType,
+} from '../documents/multi-page-images.js';
 import { nameUuid } from '../queue/company-id.js';
 import { planSplit } from '../split/boundaries.js';
 import { pageFeatures } from '../split/page-features.js';
@@ -15,6 +21,8 @@ export interface SplitDependencies {
   putTokenLayer(accountId: string, fileId: string, layer: TokenLayer): Promise<void>;
   /** Every field the catalogue knows (the split reads a few of them on each page). */
   fields(): FieldDefinition[];
+  /** Largest page decoded when a TIFF's pages are written out for its children. */
+  maxPixels: number;
 }
 
 /**
@@ -22,6 +30,19 @@ export interface SplitDependencies {
  * totals, blank separators) and stores each as a child file with its pages copied and its token layer
  * carried over. The parent's result is the field `components.children`.
  */
+/** The children of a TIFF: a grey TIFF of each range of pages, decoded one page at a time. */
+function tiffSlices(
+  bytes: Uint8Array,
+  mediaType: PagedImageType,
+  ranges: Array<[number, number]>,
+  maxPixels: number,
+): Uint8Array[] {
+  const paged = openPagedImage(bytes, mediaType);
+  return ranges.map(([first, last]) =>
+    encodeGreyTiff(Array.from({ length: last - first + 1 }, (_, i) => paged.page(first + i, maxPixels))),
+  );
+}
+
 export function splitWorkflow(deps: SplitDependencies): WorkflowDefinition {
   return {
     id: `${deps.namespace}.split`,
@@ -42,7 +63,9 @@ export function splitWorkflow(deps: SplitDependencies): WorkflowDefinition {
       const contents =
         parent.mediaType === 'application/pdf'
           ? await (await deps.copier()).copyPages(stored, ranges)
-          : [stored];
+          : isPagedImage(parent.mediaType) && ranges.length > 1
+            ? tiffSlices(stored, parent.mediaType, ranges, deps.maxPixels)
+            : [stored];
       const children: NonNullable<SplitFieldResult['children']> = [];
       for (const [index, segment] of plan.segments.entries()) {
         const [first, last] = segment.pages;

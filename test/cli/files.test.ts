@@ -61,6 +61,8 @@ describe('collectFiles', () => {
       'x/d.pdf',
       'x/y/e.jpg',
       'x/y/f.txt',
+      'h.tif',
+      'i.GIF',
       '.hidden/g.pdf',
     ])
       await fs
@@ -70,12 +72,14 @@ describe('collectFiles', () => {
   });
   afterAll(() => fs.rm(dir, { recursive: true, force: true }));
 
-  it('walks directories recursively for PDF, PNG and JPEG files, sorted, hidden ones left out', async () => {
+  it('walks directories recursively for PDF, PNG, JPEG, TIFF and GIF files, sorted, hidden ones left out', async () => {
     const { files, empty } = await collectFiles([dir]);
     expect(files.map((f) => path.relative(dir, f))).toEqual([
       'a.pdf',
       'b.PNG',
       'c.jpeg',
+      'h.tif',
+      'i.GIF',
       'x/d.pdf',
       'x/y/e.jpg',
     ]);

@@ -20,8 +20,16 @@ describe('sniffMediaType', () => {
     expect(sniffMediaType(new TextEncoder().encode('\r\n  %PDF-1.4'))).toBe('application/pdf');
   });
 
+  it('recognises TIFF (both byte orders) and GIF (87a, 89a) by their bytes', () => {
+    expect(sniffMediaType(new Uint8Array([0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0]))).toBe('image/tiff');
+    expect(sniffMediaType(new Uint8Array([0x4d, 0x4d, 0x00, 0x2a, 0, 0, 0, 8]))).toBe('image/tiff');
+    expect(sniffMediaType(new TextEncoder().encode('GIF89a'))).toBe('image/gif');
+    expect(sniffMediaType(new TextEncoder().encode('GIF87a'))).toBe('image/gif');
+  });
+
   it('refuses anything else', () => {
-    expect(sniffMediaType(new TextEncoder().encode('GIF89a'))).toBeUndefined();
+    expect(sniffMediaType(new TextEncoder().encode('GIF88a'))).toBeUndefined();
+    expect(sniffMediaType(new Uint8Array([0x49, 0x49, 0x2b, 0x00]))).toBeUndefined();
     expect(sniffMediaType(new TextEncoder().encode('hello, PDF'))).toBeUndefined();
     expect(sniffMediaType(new Uint8Array())).toBeUndefined();
   });

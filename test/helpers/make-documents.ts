@@ -3,6 +3,7 @@
  * those PDFs to bitmaps, optionally turned and skewed, then embedded in a PDF or encoded as PNG/JPEG.
  */
 import { createCanvas } from '@napi-rs/canvas';
+import { GifWriter } from 'omggif';
 import { PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts, degrees } from 'pdf-lib';
 import { createPdfjsReader } from '../../src/adapters/pdf/pdfjs-reader.js';
 import type { GreyImage } from '../../src/ports/image-backend.js';
@@ -146,4 +147,16 @@ export async function makeEncryptedPdf(): Promise<Uint8Array> {
     PDFHexString.of('01'.repeat(16)),
   ]);
   return doc.save({ useObjectStreams: false });
+}
+
+/** A multi-page TIFF of grey pages (the writer split uses for the children of a TIFF). */
+export { encodeGreyTiff as encodeTiff } from '../../src/documents/multi-page-images.js';
+
+/** A GIF of one grey image (a 256-grey palette). */
+export function encodeGif(image: GreyImage): Uint8Array {
+  const palette = Array.from({ length: 256 }, (_, v) => (v << 16) | (v << 8) | v);
+  const buffer = new Uint8Array(image.width * image.height * 2 + 4096);
+  const writer = new GifWriter(buffer, image.width, image.height, { palette });
+  writer.addFrame(0, 0, image.width, image.height, Array.from(image.data));
+  return buffer.subarray(0, writer.end());
 }

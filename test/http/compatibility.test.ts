@@ -9,7 +9,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { companyIdOf } from '../../src/queue/company-id.js';
-import { call, form, invoicePdf, result, startHarness, UUID, type Harness } from './harness.js';
+import {
+  encodeGif,
+  encodeTiff,
+  INVOICE_LINES,
+  makeTextPdf,
+  renderPdfPage,
+} from '../helpers/make-documents.js';
+import {
+  call,
+  form,
+  invoicePdf,
+  result,
+  SECOND_INVOICE_LINES,
+  startHarness,
+  UUID,
+  type Harness,
+} from './harness.js';
 
 let h: Harness;
 let acme: string;
@@ -91,6 +107,34 @@ describe('page images: GET /result/image/{fileId}?page=N', () => {
     expect((await call(h.url, `/result/image/${fileId}?page=1`, { token: other })).status).toBe(404);
     expect((await call(h.url, `/result/image/${fileId}?page=x`, { token: acme })).status).toBe(400);
     expect((await call(h.url, `/result/image/${fileId}?page=1`)).status).toBe(401);
+  });
+});
+
+describe('TIFF (multi-page) and GIF uploads', () => {
+  it('takes a two-page TIFF and a GIF; their pages come out as PNG page images', async () => {
+    const pdf = await makeTextPdf([{ lines: INVOICE_LINES }, { lines: SECOND_INVOICE_LINES }]);
+    const pages = [await renderPdfPage(pdf, 100, 1), await renderPdfPage(pdf, 100, 2)];
+    const tiff = await call(h.url, '/fileupload/v2/multipart', {
+      token: acme,
+      body: form('file', encodeTiff(pages), 'fax.tif'),
+    });
+    expect(tiff.status, tiff.text).toBe(200);
+    const record = await call(h.url, `/app/docs/${tiff.body.fileId}`, { token: acme });
+    expect(record.body).toMatchObject({ mediaType: 'image/tiff', pageCount: 2 });
+    const page2 = await fetch(`${h.url}/result/image/${tiff.body.fileId}?page=2`, {
+      headers: { authorization: `Bearer ${acme}` },
+    });
+    expect(page2.status).toBe(200);
+    expect(page2.headers.get('content-type')).toBe('image/png');
+    const gif = await call(h.url, '/fileupload', {
+      token: acme,
+      body: form('fileToUpload', encodeGif(pages[0]!), 'scan.gif', { fieldSets: ['invoices:2'] }),
+    });
+    expect(gif.status, gif.text).toBe(200);
+    expect((await call(h.url, `/app/docs/${gif.body.fileId}`, { token: acme })).body).toMatchObject({
+      mediaType: 'image/gif',
+      pageCount: 1,
+    });
   });
 });
 
