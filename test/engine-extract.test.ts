@@ -50,7 +50,7 @@ describe('engine.extract', () => {
     ]);
     await expect(engine.extract(record.fileId, ['nonsense:1'])).rejects.toMatchObject({
       code: 'UNKNOWN_PRODUCT',
-      httpStatus: 400,
+      httpStatus: 403,
     });
     expect(await engine.getTokenLayer(record.fileId)).toBeDefined();
   });

@@ -24,6 +24,7 @@ import { READERS } from './readers.js';
 import shippedModel from './ranker-model.json' with { type: 'json' };
 import type { VerboseFieldResult } from './types.js';
 import { boundingBoxOf, createView, type DocumentView } from './view.js';
+import { findKeyValues, keyValueTable } from './finders/key-values.js';
 
 export interface ExtractFieldsOptions {
   fields: readonly FieldDefinition[];
@@ -96,6 +97,7 @@ function extractReading(layer: TokenLayer, options: ExtractFieldsOptions): Verbo
   const curves = options.calibration ?? ranker?.calibration ?? CALIBRATION;
   let context: FeatureContext | undefined;
   return options.fields.map((field) => {
+    if (field.name === GENERIC_KEY_VALUES) return keyValuesField(view, field, hints);
     if (field.kind === 'table') return tableField(view, field, hints);
     const weights = weightsFor(ranker, field.name);
     const learned = weights !== undefined || options.collect !== undefined;
@@ -174,6 +176,25 @@ function tableField(view: DocumentView, field: FieldDefinition, hints: DocumentH
     value: table.value,
     confidence: round(table.score),
     boundingBox: boundingBoxOf(table.tokens),
+  };
+}
+
+/** The generic fieldset's one field: every label/value pair, as a table (finders/key-values.ts). */
+export const GENERIC_KEY_VALUES = 'generic.keyValues';
+
+function keyValuesField(
+  view: DocumentView,
+  field: FieldDefinition,
+  hints: DocumentHints,
+): VerboseFieldResult {
+  const pairs = findKeyValues(view, hints);
+  if (pairs.length === 0) return { name: field.name, value: null, confidence: 0, boundingBox: null };
+  return {
+    name: field.name,
+    value: keyValueTable(pairs),
+    // The table's confidence: the mean of its pairs' scores.
+    confidence: round(pairs.reduce((sum, p) => sum + p.score, 0) / pairs.length),
+    boundingBox: boundingBoxOf(pairs.flatMap((p) => [...p.key, ...p.value])),
   };
 }
 

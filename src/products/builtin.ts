@@ -74,6 +74,12 @@ export const BUILTIN_FIELDSETS: FieldsetDefinition[] = deepFreeze([
       f('bill.billingPeriodNumberOfDays', 'integer'),
     ],
   },
+  {
+    // Not in the decisions table: every label/value pair printed on a document, for any document,
+    // as the original service's generic fieldset (docs/extraction.md, docs/compatibility.md).
+    id: 'generic',
+    fields: [f('generic.keyValues', 'table')],
+  },
 ]);
 
 export const BUILTIN_PRODUCTS: ProductDefinition[] = deepFreeze([

@@ -155,6 +155,37 @@ describe('v1 upload with fieldSets=[] and workflowId=process (the released comma
   });
 });
 
+describe('the generic fieldset (sypht.generic): every label/value pair', () => {
+  const pairsOf = (body: Record<string, unknown>) => {
+    const fields = (
+      body.results as {
+        fields: Array<{ name: string; value: { headers: string[]; rows: Array<Array<{ value: string }>> } }>;
+      }
+    ).fields;
+    const table = fields.find((f) => f.name === 'generic.keyValues')!.value;
+    expect(table.headers).toEqual(['key', 'value', 'type', 'normalised', 'confidence']);
+    return new Map(table.rows.map((row) => [row[0]!.value, row[1]!.value]));
+  };
+
+  it('in a v1 upload (fieldSets) and in a v2 extraction (product_ids)', async () => {
+    const v1 = await call(h.url, '/fileupload', {
+      token: acme,
+      body: form('fileToUpload', await invoicePdf(), 'invoice.pdf', { fieldSets: ['sypht.generic'] }),
+    });
+    expect(v1.status, v1.text).toBe(200);
+    const pairs = pairsOf(await finalised(v1.body.fileId as string));
+    expect(pairs.get('Invoice Number')).toBe('INV-20931');
+    expect(pairs.get('Invoice Date')).toBe('14 March 2024');
+    const fileId = await uploadV2();
+    const job = await call(h.url, '/workflows/sypht.extract/jobs', {
+      token: acme,
+      json: { inputs: { file_id: fileId, product_ids: ['sypht.generic'] } },
+    });
+    expect(job.status, job.text).toBe(200);
+    expect(pairsOf(await finalised(fileId)).get('Invoice Number')).toBe('INV-20931');
+  });
+});
+
 describe('the company of a client: GET /app/company/byclientid/{clientId}', () => {
   it('answers the company id of the caller`s own client, and 404 for another account`s', async () => {
     const answer = await call(h.url, `/app/company/byclientid/${CLIENT.id}`, { token: acme });
