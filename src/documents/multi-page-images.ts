@@ -1,10 +1,14 @@
 import { GifReader } from 'omggif';
-import * as UTIF from 'utif2';
+import * as utif2 from 'utif2';
 
 import { DocexError } from '../core/errors.js';
 import type { MediaType } from '../core/types.js';
 import type { GreyImage } from '../ports/image-backend.js';
 import { greyFromInterleaved } from './raster.js';
+
+// utif2 is CommonJS without named exports Node can see: under Node's ESM its functions are on
+// `default`; bundlers (vitest) hand out the named ones. Either way, the same object.
+const UTIF = (utif2 as unknown as { default?: typeof utif2 }).default ?? utif2;
 
 /** Media types whose pages this module reads (the image backends read PNG and JPEG). */
 export type PagedImageType = 'image/tiff' | 'image/gif';
@@ -40,6 +44,77 @@ function checkPixels(width: number, height: number, maxPixels: number): void {
   }
 }
 
+/** Bytes a TIFF field type's value takes (types 1-13 of TIFF 6.0 and its extensions). */
+const TIFF_TYPE_SIZE: Record<number, number> = {
+  1: 1,
+  2: 1,
+  3: 2,
+  4: 4,
+  5: 8,
+  6: 1,
+  7: 1,
+  8: 2,
+  9: 4,
+  10: 8,
+  11: 4,
+  12: 8,
+  13: 4,
+};
+/** Tags whose values are offsets of further directories (sub-images, EXIF, GPS...). */
+const SUB_DIRECTORY_TAGS = new Set([330, 34665, 34853, 50740, 61440]);
+/** Directories a TIFF may hold in all (pages, sub-images and EXIF together). */
+const MAX_DIRECTORIES = 4096;
+const MAX_ENTRIES = 1024;
+
+/**
+ * Checks a TIFF's directories before any decoder walks them: each directory and each tag's values lie
+ * inside the file, no directory is visited twice (a chain that loops), sub-directories nest at most
+ * four deep, and there are at most 4,096 directories. Anything else is IMAGE_CORRUPT.
+ */
+export function checkTiffStructure(bytes: Uint8Array): void {
+  const bad = (why: string) => new DocexError('IMAGE_CORRUPT', `The TIFF image is malformed (${why}).`);
+  if (bytes.byteLength < 8) throw bad('too short');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const little = bytes[0] === 0x49;
+  const u16 = (at: number) => view.getUint16(at, little);
+  const u32 = (at: number) => view.getUint32(at, little);
+  const visited = new Set<number>();
+  const walk = (first: number, depth: number, chain: boolean): void => {
+    let offset = first;
+    while (offset !== 0) {
+      if (visited.has(offset)) throw bad('its directories loop');
+      if (visited.size >= MAX_DIRECTORIES) throw bad('too many directories');
+      if (offset < 8 || offset + 2 > bytes.byteLength) throw bad('a directory lies outside the file');
+      visited.add(offset);
+      const entries = u16(offset);
+      if (entries > MAX_ENTRIES || offset + 2 + entries * 12 + (chain ? 4 : 0) > bytes.byteLength) {
+        throw bad('a directory lies outside the file');
+      }
+      for (let e = 0; e < entries; e++) {
+        const at = offset + 2 + e * 12;
+        const tag = u16(at);
+        const size = TIFF_TYPE_SIZE[u16(at + 2)];
+        const count = u32(at + 4);
+        if (size === undefined) continue; // utif2 skips unknown types
+        const length = size * count;
+        if (length > 4 && u32(at + 8) + length > bytes.byteLength) throw bad('a tag lies outside the file');
+        if (length > bytes.byteLength) throw bad('a tag lies outside the file');
+        if (SUB_DIRECTORY_TAGS.has(tag) && (size === 4 || size === 1)) {
+          if (depth >= 4) throw bad('directories nest too deep');
+          const values = length > 4 ? u32(at + 8) : at + 8;
+          for (let k = 0; k < (size === 4 ? count : 1); k++) {
+            const target = size === 4 ? u32(values + 4 * k) : values;
+            if (target + 2 > bytes.byteLength) throw bad('a directory lies outside the file');
+            walk(target, depth + 1, false);
+          }
+        }
+      }
+      offset = chain ? u32(offset + 2 + entries * 12) : 0;
+    }
+  };
+  walk(u32(4), 0, true);
+}
+
 export function openPagedImage(bytes: Uint8Array, mediaType: PagedImageType): PagedImage {
   // Both libraries read from a buffer of their own (they index it freely).
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -65,10 +140,17 @@ export function openPagedImage(bytes: Uint8Array, mediaType: PagedImageType): Pa
       },
     };
   }
-  let ifds: UTIF.IFD[];
+  let ifds: utif2.IFD[];
+  // utif2 trusts the file: a chain of directories that loops, or a tag claiming billions of values,
+  // would keep it busy forever. The structure is checked first, within the file's own bounds.
+  checkTiffStructure(bytes);
   try {
     const copy = buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;
-    ifds = UTIF.decode(copy).filter((ifd) => ifd.t256 !== undefined && ifd.t257 !== undefined);
+    // Maker notes (camera vendors' private directories) are not read: not needed, not checked above.
+    const decode = UTIF.decode as (buffer: ArrayBuffer, options: object) => utif2.IFD[];
+    ifds = decode.call(UTIF, copy, { parseMN: false, debug: false }).filter(
+      (ifd) => ifd.t256 !== undefined && ifd.t257 !== undefined,
+    );
   } catch (error) {
     throw corrupt(mediaType, error);
   }

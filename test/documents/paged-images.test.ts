@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { DocexError } from '../../src/core/errors.js';
 import { sniffMediaType } from '../../src/documents/sniff.js';
-import { openPagedImage } from '../../src/documents/multi-page-images.js';
+import { checkTiffStructure, openPagedImage } from '../../src/documents/multi-page-images.js';
 import { createEngine, type Engine } from '../../src/index.js';
 import type { GreyImage } from '../../src/ports/image-backend.js';
 import { SECOND_INVOICE_LINES } from '../http/harness.js';
@@ -119,5 +119,34 @@ describe('paged images (TIFF, GIF)', () => {
     expect(() => openPagedImage(encodeTiff([first]), 'image/tiff').page(1, 1000)).toThrow(
       expect.objectContaining({ code: 'IMAGE_TOO_LARGE' }),
     );
+  });
+});
+
+describe('hostile TIFFs', () => {
+  /** A one-page TIFF whose first directory's "next directory" points back at itself. */
+  function loopingTiff(): Uint8Array {
+    const tiff = encodeTiff([{ width: 4, height: 4, data: new Uint8Array(16).fill(255) }]);
+    const view = new DataView(tiff.buffer, tiff.byteOffset, tiff.byteLength);
+    const ifd = view.getUint32(4, true);
+    const entries = view.getUint16(ifd, true);
+    view.setUint32(ifd + 2 + entries * 12, ifd, true);
+    return tiff;
+  }
+
+  it('refuses a chain of directories that loops, at once, instead of walking it forever', async () => {
+    expect(() => checkTiffStructure(loopingTiff())).toThrow(
+      expect.objectContaining({ code: 'IMAGE_CORRUPT' }),
+    );
+    await expect(engine.upload(loopingTiff())).rejects.toMatchObject({ code: 'IMAGE_CORRUPT' });
+  });
+
+  it('refuses a tag that claims more values than the file holds', () => {
+    const tiff = encodeTiff([{ width: 4, height: 4, data: new Uint8Array(16).fill(255) }]);
+    const view = new DataView(tiff.buffer, tiff.byteOffset, tiff.byteLength);
+    const ifd = view.getUint32(4, true);
+    // The first entry (width, one LONG): now four billion SHORTs somewhere past the end.
+    view.setUint16(ifd + 2 + 2, 3, true);
+    view.setUint32(ifd + 2 + 4, 0xffffffff, true);
+    expect(() => checkTiffStructure(tiff)).toThrow(expect.objectContaining({ code: 'IMAGE_CORRUPT' }));
   });
 });
