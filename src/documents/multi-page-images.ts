@@ -148,9 +148,9 @@ export function openPagedImage(bytes: Uint8Array, mediaType: PagedImageType): Pa
     const copy = buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;
     // Maker notes (camera vendors' private directories) are not read: not needed, not checked above.
     const decode = UTIF.decode as (buffer: ArrayBuffer, options: object) => utif2.IFD[];
-    ifds = decode.call(UTIF, copy, { parseMN: false, debug: false }).filter(
-      (ifd) => ifd.t256 !== undefined && ifd.t257 !== undefined,
-    );
+    ifds = decode
+      .call(UTIF, copy, { parseMN: false, debug: false })
+      .filter((ifd) => ifd.t256 !== undefined && ifd.t257 !== undefined);
   } catch (error) {
     throw corrupt(mediaType, error);
   }
