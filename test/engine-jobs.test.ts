@@ -775,7 +775,8 @@ describe('the v1 and v2 uploads', () => {
       (await rejection(engine.uploadV1(pdf, options))).code;
     expect(await codeOf({})).toBe('INVALID_ARGUMENT');
     expect(await codeOf({ products: ['invoices'], fieldSet: 'svc.invoice' })).toBe('INVALID_ARGUMENT');
-    expect(await codeOf({ products: [] })).toBe('INVALID_ARGUMENT');
+    // A list of blanks names nothing (an explicitly empty list, [] or "[]", is the account's default).
+    expect(await codeOf({ products: ' , ' })).toBe('INVALID_ARGUMENT');
     expect(await codeOf({ fieldSet: 'svc.invoice,svc.bank' })).toBe('INVALID_ARGUMENT');
     expect(await codeOf({ products: ['invoices'], workflowId: 'teleport' })).toBe('UNKNOWN_WORKFLOW');
     expect(await codeOf({ products: ['invoices'], workflowId: 'ingest' })).toBe('INVALID_ARGUMENT');
