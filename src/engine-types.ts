@@ -86,6 +86,18 @@ export interface EngineOptions {
   webhooks?: WebhookOptions;
 }
 
+export interface HealthCheck {
+  ok: boolean;
+  ms: number;
+  /** Why it failed, for an operator (no secrets, no stack). */
+  message?: string;
+}
+
+export interface EngineHealth {
+  ready: boolean;
+  checks: { persistence: HealthCheck; files: HealthCheck; ocr: HealthCheck & { started: boolean } };
+}
+
 export interface WebhookOptions {
   /**
    * Whether subscriptions may target loopback, private and link-local addresses (refused by default:
@@ -395,6 +407,12 @@ export interface Engine {
     webhookId: string,
     options?: { accountId?: string; status?: DeliveryStatus; limit?: number },
   ): Promise<DeliveryView[]>;
+  /**
+   * Whether the engine can do its work now: its persistence and its file store answer (each within
+   * 2 s), it is not closed; and whether the OCR workers have started (they start on first use, so not
+   * started is not a failure). For a readiness probe (`GET /readyz`).
+   */
+  health(): Promise<EngineHealth>;
   /** Subscribes to an event; returns the function that unsubscribes. */
   on<E extends keyof EngineEvents>(event: E, listener: (payload: EngineEvents[E]) => void): () => void;
   /**

@@ -797,6 +797,17 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return subscriptions.deliveries(accountId ?? DEFAULT_ACCOUNT, webhookId, query);
     },
 
+    async health() {
+      const persistenceCheck = await probe(() => persistence.listAccounts());
+      // A file id no upload has: the store is asked, nothing is found.
+      const filesCheck = await probe(() =>
+        files.stat('\u0000health', '00000000-0000-4000-8000-000000000000'),
+      );
+      const ocrCheck = { ok: true, ms: 0, started: ocr !== undefined };
+      const ready = !closed && persistenceCheck.ok && filesCheck.ok;
+      return { ready, checks: { persistence: persistenceCheck, files: filesCheck, ocr: ocrCheck } };
+    },
+
     on(event, listener) {
       let set = listeners.get(event);
       if (!set) {
@@ -1009,6 +1020,26 @@ export function createEngine(options: EngineOptions = {}): Engine {
   }
 
   return engine;
+}
+
+/** Runs a check within 2 s: ok, or why not (the error's message, never its stack). */
+async function probe(check: () => Promise<unknown>): Promise<{ ok: boolean; ms: number; message?: string }> {
+  const started = performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer within 2 s')), 2000);
+      }),
+    ]);
+    return { ok: true, ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, ms: Math.round(performance.now() - started), message: message.slice(0, 200) };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function positive(value: number | undefined, fallback: number): number {

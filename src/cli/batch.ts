@@ -6,7 +6,9 @@ import type { FileWork } from './work.js';
 
 /**
  * Ctrl-C during a batch: the first SIGINT stops starting files and lets those in flight finish (their
- * lines are written); the second abandons them (no line for them); a third exits at once.
+ * lines are written); the second abandons them (no line for them); a third exits at once. SIGTERM (a
+ * service manager, a container runtime, `kill`) counts the same, so a stopped batch still writes its
+ * summary and can be resumed.
  */
 export class Interrupt {
   stopping = false;
@@ -22,11 +24,13 @@ export class Interrupt {
 
   install(): this {
     process.on('SIGINT', this.listener);
+    process.on('SIGTERM', this.listener);
     return this;
   }
 
   uninstall(): void {
     process.off('SIGINT', this.listener);
+    process.off('SIGTERM', this.listener);
   }
 
   /** What a SIGINT does (also called by tests). */

@@ -55,7 +55,8 @@ Commands:
   serve                 the HTTP interface (v1 and v2) on the embedded defaults
   help [command]        this text, or a command's
 
-\`docex <command> --help\` describes a command and its options. extract, split, validate and ingest
+\`docex <command> --help\` describes a command and its options; \`docex --version\` (also after a
+command) prints the version. extract, split, validate and ingest
 write one JSON line per input file, to stdout or --out FILE, and take --out, --resume,
 --threads, --concurrency, --progress, --ocr, --ocr-engine and --data-dir.
 

@@ -7,6 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { OcrEngineChoice } from '../default-adapters.js';
 import type { OcrMode } from '../documents/ingest.js';
 import { Interrupt, runBatch, summary } from './batch.js';
+import { docexVersion } from './version.js';
 import {
   BATCH_COMMANDS,
   openBatchEngine,
@@ -84,6 +85,11 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
   if (first === undefined) {
     stderr.write(GENERAL_HELP + '\n');
     return 2;
+  }
+  // `--version` answers before anything else, after a command too (`docex extract --version`).
+  if (first === '--version' || first === '-V' || (!first.startsWith('-') && rest.includes('--version'))) {
+    stdout.write(`docex ${docexVersion()} (node ${process.versions.node})\n`);
+    return 0;
   }
   if (first === '-h' || first === '--help' || (first === 'help' && rest.length === 0)) {
     stdout.write(GENERAL_HELP + '\n');

@@ -215,6 +215,20 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
   const routes: Route[] = [
     // /oauth/token: the path older clients of the original service use.
     { method: 'POST', pattern: /^\/oauth2?\/token$/, public: true, handle: issueToken },
+    // Probes for load balancers and orchestrators: no token, nothing about the accounts.
+    { method: 'GET', pattern: /^\/healthz$/, public: true, handle: async () => json({ status: 'ok' }) },
+    {
+      method: 'GET',
+      pattern: /^\/readyz$/,
+      public: true,
+      async handle() {
+        const health = await engine.health();
+        return json(
+          { status: health.ready ? 'ready' : 'not ready', checks: health.checks },
+          health.ready ? 200 : 503,
+        );
+      },
+    },
     {
       method: 'GET',
       pattern: /^\/openapi\.json$/,

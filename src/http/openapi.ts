@@ -410,6 +410,21 @@ export function openApiDocument(engine: Engine, basePath = ''): object {
       },
     },
   };
+  paths['/healthz'] = {
+    get: {
+      summary: 'Alive (no token)',
+      responses: ok({ type: 'object', properties: { status: { const: 'ok' } } }),
+    },
+  };
+  paths['/readyz'] = {
+    get: {
+      summary: 'Ready: persistence and file store answer (no token); 503 naming the failed check otherwise',
+      responses: {
+        ...ok({ type: 'object', properties: { status: { type: 'string' }, checks: { type: 'object' } } }),
+        '503': { description: 'not ready', content: { 'application/json': { schema: { type: 'object' } } } },
+      },
+    },
+  };
   // The calls the original service's own clients make beyond the written interface (docs/compatibility.md).
   paths['/oauth/token'] = {
     post: {

@@ -574,3 +574,16 @@ describe('progress', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('--version', () => {
+  it('prints the package`s version alone and after any command, exit 0', async () => {
+    const pkg = JSON.parse(await fs.readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    for (const argv of [['--version'], ['-V'], ['extract', '--version'], ['serve', '--version']]) {
+      const answer = await run(argv);
+      expect(answer.code, argv.join(' ')).toBe(0);
+      expect(answer.stdout.trim()).toBe(`docex ${pkg.version} (node ${process.versions.node})`);
+    }
+  });
+});

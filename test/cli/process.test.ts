@@ -91,6 +91,33 @@ describe('docex as a process', () => {
     },
   );
 
+  it('SIGTERM stops a batch as Ctrl-C does: whole lines, the summary, exit 130, resumable', async () => {
+    const out = path.join(dir, 'terminated.jsonl');
+    const args = [
+      'extract',
+      batch,
+      '--ocr',
+      'never',
+      '--product',
+      'invoices:1',
+      '--out',
+      out,
+      '--concurrency',
+      '2',
+    ];
+    const child = spawnCli(args);
+    await linesAtLeast(out, 3);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toEqual({ code: 130, signal: null });
+    expect(child.output.stderr).toMatch(/interrupted: \d+ files not started; run again with --resume/);
+    const done = await readLines(out);
+    expect(done.length).toBeGreaterThanOrEqual(3);
+    expect(done.length).toBeLessThan(files.length);
+    const resumed = spawnCli([...args, '--resume']);
+    expect(await exited(resumed)).toEqual({ code: 0, signal: null });
+    expect((await readLines(out)).map((l) => l.file).sort()).toEqual([...files].sort());
+  });
+
   it.each(['1', '2'])(
     'a second SIGINT abandons the files in flight: still whole lines only, exit 130 (--threads %s)',
     async (threads) => {
