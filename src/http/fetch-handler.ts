@@ -7,6 +7,8 @@ import { readMultipart } from './multipart.js';
 import { openApiDocument } from './openapi.js';
 import { errorBody, errorResponse, json } from './responses.js';
 import { TokenService, type TokenOptions } from './tokens.js';
+import { remoteAddressOf } from './remote-address.js';
+import { SignInLimiter, signInKeys, tooManySignIns, type SignInLimits } from './sign-in-limiter.js';
 import { companyIdOf } from '../queue/company-id.js';
 import type { FileRecord } from '../core/types.js';
 import { createReviewRoutes, type ReviewOptions } from '../review/review-routes.js';
@@ -22,6 +24,11 @@ export interface FetchHandlerOptions {
   maxResultWaitMs?: number;
   /** The review web page (default at `/review/`); `false` leaves it out. */
   review?: ReviewOptions | false;
+  /**
+   * Failed sign-ins (token endpoint, review page) allowed per client id and per address before 429:
+   * default 10 a minute (src/http/sign-in-limiter.ts).
+   */
+  signInLimits?: Partial<SignInLimits>;
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -64,6 +71,7 @@ const V1_KEYS = new Set([
 export function createFetchHandler(engine: Engine, options: FetchHandlerOptions = {}): FetchHandler {
   // One signing key for access tokens and review sessions (their audiences keep them apart).
   const secret = options.tokens?.secret ?? crypto.getRandomValues(new Uint8Array(32));
+  const signIns = new SignInLimiter(options.signInLimits);
   const tokens = new TokenService({ ...options.tokens, secret });
   const review =
     options.review === false
@@ -72,6 +80,7 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
           engine,
           typeof secret === 'string' ? new TextEncoder().encode(secret) : secret,
           options.review ?? {},
+          signIns,
         );
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const maxJson = options.maxJsonBytes ?? 1024 * 1024;
@@ -102,7 +111,12 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
     const basic = basicCredentials(request.headers.get('authorization'));
     const clientId = basic?.id ?? fields.get('client_id');
     const secret = basic?.secret ?? fields.get('client_secret');
+    const keys = signInKeys(clientId, remoteAddressOf(request));
+    const wait = signIns.retryAfter(keys);
+    if (wait !== undefined) return tooManySignIns(wait);
     const accountId = clientId && secret ? await engine.authenticateClient(clientId, secret) : undefined;
+    if (accountId && clientId) signIns.succeeded(`client:${clientId.slice(0, 256)}`);
+    else signIns.failed(keys);
     if (!accountId || !clientId) {
       const failed = errorResponse(new DocexError('INVALID_CLIENT', 'The client id or secret is not valid.'));
       // RFC 6749 5.2: a client that authenticated with HTTP Basic is challenged with Basic.

@@ -5,6 +5,8 @@ import type { Engine } from '../engine.js';
 import { readJson } from '../http/body.js';
 import { decodeSegment } from '../http/segments.js';
 import { errorResponse, json } from '../http/responses.js';
+import { remoteAddressOf } from '../http/remote-address.js';
+import { SignInLimiter, signInKeys, tooManySignIns } from '../http/sign-in-limiter.js';
 
 export interface ReviewOptions {
   /** Where the page is served, inside the handler's basePath. Default `/review/`. */
@@ -38,6 +40,7 @@ export function createReviewRoutes(
   engine: Engine,
   key: Uint8Array,
   options: ReviewOptions = {},
+  signIns: SignInLimiter = new SignInLimiter(),
 ): (request: Request, path: string) => Promise<Response | undefined> {
   const base = normalisePath(options.path ?? '/review/');
   const sessionSeconds = options.sessionSeconds ?? 8 * 3600;
@@ -106,11 +109,19 @@ export function createReviewRoutes(
       if (request.method === 'GET' && Object.hasOwn(FILES, rest)) return await staticFile(rest);
       if (request.method === 'POST' && rest === 'api/login') {
         const body = (await readJson(request, 16 * 1024)) as { clientId?: unknown; clientSecret?: unknown };
+        const clientId = typeof body.clientId === 'string' ? body.clientId : undefined;
+        const keys = signInKeys(clientId, remoteAddressOf(request));
+        const wait = signIns.retryAfter(keys);
+        if (wait !== undefined) return tooManySignIns(wait);
         const accountId =
-          typeof body.clientId === 'string' && typeof body.clientSecret === 'string'
-            ? await engine.authenticateClient(body.clientId, body.clientSecret)
+          clientId && typeof body.clientSecret === 'string'
+            ? await engine.authenticateClient(clientId, body.clientSecret)
             : undefined;
-        if (!accountId) throw new DocexError('INVALID_CLIENT', 'The client id or secret is not valid.');
+        if (!accountId) {
+          signIns.failed(keys);
+          throw new DocexError('INVALID_CLIENT', 'The client id or secret is not valid.');
+        }
+        signIns.succeeded(`client:${clientId!.slice(0, 256)}`);
         const csrf = crypto.randomUUID();
         const token = await new SignJWT({ acc: accountId, csrf })
           .setProtectedHeader({ alg: 'HS256' })

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DocexError } from '../../core/errors.js';
 import { errorBody } from '../../http/responses.js';
+import { setRemoteAddress } from '../../http/remote-address.js';
 import type { FetchHandler } from '../../http/fetch-handler.js';
 
 /**
@@ -54,6 +55,7 @@ async function serve(
     signal: controller.signal,
     ...(hasBody ? { body: bodyOf(req), duplex: 'half' } : {}),
   } as RequestInit);
+  setRemoteAddress(request, req.socket.remoteAddress);
   const response = await handler(request);
   const outHeaders: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
