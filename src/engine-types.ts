@@ -220,7 +220,12 @@ export interface EngineEvents {
   job: { accountId: string; job: JobRecord };
   /** A job stored fields for a file's result. */
   result: { accountId: string; fileId: string; jobId: string; workflowId: string };
-  /** Storing a change of a job failed; the job is taken up again when the engine restarts. */
+  /**
+   * A fault for the operator: storing a change failed (the job is taken up again when the engine
+   * restarts), a webhook delivery could not be stored, or a job failed INTERNAL (`error.cause` is what
+   * was thrown, with its stack; the client sees only the code and a generic message). With no listener
+   * the engine writes one line to stderr instead.
+   */
   error: { jobId: string; error: DocexError };
 }
 

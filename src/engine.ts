@@ -268,7 +268,17 @@ export function createEngine(options: EngineOptions = {}): Engine {
     : undefined;
 
   function emit<E extends keyof EngineEvents>(event: E, payload: EngineEvents[E]): void {
-    for (const listener of listeners.get(event) ?? []) {
+    const set = listeners.get(event);
+    // An error nobody listens to is not lost: one line on stderr, as Node reports unhandled errors.
+    if (event === 'error' && (!set || set.size === 0)) {
+      const { jobId, error } = payload as EngineEvents['error'];
+      const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+      process.stderr.write(
+        `docex: ${error.code}${jobId ? ` in job ${jobId}` : ''}: ${error.message}${cause}\n`,
+      );
+      return;
+    }
+    for (const listener of set ?? []) {
       try {
         (listener as (p: EngineEvents[E]) => void)(payload);
       } catch {
@@ -310,6 +320,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     onChange(job: StoredJob, result?: StoredResult) {
       emit('job', { accountId: job.accountId, job: structuredClone(job.record) });
+      // An INTERNAL failure is a fault of the service: its cause goes to the operator (never to the client).
+      if (job.record.status === 'failed' && job.cause) {
+        const cause = Object.assign(new Error(job.cause.message), job.cause);
+        emit('error', {
+          jobId: job.record.id,
+          error: new DocexError('INTERNAL', `Job ${job.record.id} failed: ${job.cause.message}`, { cause }),
+        });
+      }
       if (result) {
         emit('result', {
           accountId: job.accountId,

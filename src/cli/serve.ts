@@ -64,6 +64,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // restarted server answers first.
     jobs: { resumeOnStart: false },
   });
+  // Faults for the operator, with the stack of what was thrown (never sent to clients).
+  engine.on('error', ({ jobId, error }) => {
+    const cause = error.cause instanceof Error ? `\n${error.cause.stack ?? error.cause.message}` : '';
+    process.stderr.write(
+      `docex: ${error.code}${jobId ? ` in job ${jobId}` : ''}: ${error.message}${cause}\n`,
+    );
+  });
   await engine.ready;
   const credentials = options.clients.map(parseClient);
   for (const c of credentials)

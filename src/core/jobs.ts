@@ -50,6 +50,11 @@ export interface StoredJob {
   /** Engine process that holds the job while it runs, and until when (epoch ms); null/0 otherwise. */
   leaseOwner: string | null;
   leaseUntil: number;
+  /**
+   * For operators: what an INTERNAL failure came from (the thrown error's name, message and stack).
+   * Kept with the job, never in the job record a client reads.
+   */
+  cause?: { name: string; message: string; stack?: string };
 }
 
 /** What a finished job left for the file's result: fields (verbose form) of one run. */

@@ -444,7 +444,14 @@ export class JobQueue {
       }
       return;
     }
-    const failed = next(claimed, { status: 'failed', error: errorOf(failure) }, released);
+    const failed = next(
+      claimed,
+      { status: 'failed', error: errorOf(failure) },
+      {
+        ...released,
+        ...causeOf(failure),
+      },
+    );
     if (await persistence.finishJob(failed, claimed.record.version, undefined, this.#o.raiseOf?.(failed)))
       this.#o.onChange(failed);
   }
@@ -459,6 +466,19 @@ export class JobQueue {
 /** The job with a changed record (version bumped) and changed queue fields. */
 function next(job: StoredJob, record: Partial<JobRecord>, rest: Partial<StoredJob> = {}): StoredJob {
   return { ...job, ...rest, record: { ...job.record, ...record, version: job.record.version + 1 } };
+}
+
+/** The cause behind an INTERNAL failure, for the stored job (its stack cut at 4 KB). */
+function causeOf(error: DocexError): Pick<StoredJob, 'cause'> {
+  if (error.code !== 'INTERNAL' || !(error.cause instanceof Error)) return {};
+  const cause = error.cause;
+  return {
+    cause: {
+      name: cause.name,
+      message: cause.message.slice(0, 1000),
+      ...(cause.stack ? { stack: cause.stack.slice(0, 4096) } : {}),
+    },
+  };
 }
 
 function errorOf(error: DocexError): NonNullable<JobRecord['error']> {
