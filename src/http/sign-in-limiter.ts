@@ -3,21 +3,33 @@ import { errorResponse } from './responses.js';
 
 /**
  * Failed sign-ins counted per client id and per address (the token endpoint and the review page's
- * sign-in): after `maxFailures` within `windowMs` under a key, further attempts under it are refused
+ * sign-in): after `maxFailures` within `windowMs` for a client id (`maxFailuresPerAddress` for an
+ * address), further attempts under it are refused
  * with 429 until the oldest failure leaves the window, before any secret is checked. A guess therefore
  * costs no scrypt run once refused, and one client's guesses cannot slow down another's sign-in.
  * A success clears the client's count (not the address's). At most `maxKeys` keys are kept (the
  * oldest forgotten first), so a flood of made-up ids cannot grow it without bound.
  */
 export interface SignInLimits {
+  /** Failures allowed per client id in the window. */
   maxFailures: number;
+  /**
+   * Failures allowed per address in the window: higher, since many people may share one address (an
+   * office, a proxy the host does not say it trusts) and must not lock each other out.
+   */
+  maxFailuresPerAddress: number;
   windowMs: number;
   maxKeys: number;
   /** Epoch ms. Default Date.now (tests give a clock of their own). */
   now?: () => number;
 }
 
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { maxFailures: 10, windowMs: 60_000, maxKeys: 10_000 };
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
+  maxFailures: 10,
+  maxFailuresPerAddress: 100,
+  windowMs: 60_000,
+  maxKeys: 10_000,
+};
 
 export class SignInLimiter {
   readonly #limits: SignInLimits;
@@ -36,7 +48,10 @@ export class SignInLimiter {
     let wait = 0;
     for (const key of keys) {
       const times = this.#recent(key, now);
-      if (times.length >= this.#limits.maxFailures) {
+      const limit = key.startsWith('address:')
+        ? this.#limits.maxFailuresPerAddress
+        : this.#limits.maxFailures;
+      if (times.length >= limit) {
         wait = Math.max(wait, times[0]! + this.#limits.windowMs - now);
       }
     }

@@ -12,7 +12,7 @@ import { SignInLimiter } from '../../src/http/sign-in-limiter.js';
 
 const SECRET = 'sign-in-limits-secret-0123456789abcdef';
 
-async function setUp(limits = { maxFailures: 3, windowMs: 60_000 }) {
+async function setUp(limits = { maxFailures: 3, maxFailuresPerAddress: 3, windowMs: 60_000 }) {
   let now = 1_800_000_000_000;
   const engine = createEngine();
   await engine.createClient('acme', { clientId: 'acme', clientSecret: 'acme-secret-0123456789' });
@@ -90,8 +90,24 @@ describe('limits on failed sign-ins', () => {
     await t.engine.close();
   });
 
+  it('allows an address more failures than a client id (people share addresses)', () => {
+    const limiter = new SignInLimiter({ now: () => 5 });
+    for (let i = 0; i < 10; i++) limiter.failed([`client:c${i}`, 'address:192.0.2.1']);
+    expect(limiter.retryAfter(['client:new', 'address:192.0.2.1'])).toBeUndefined();
+    for (let i = 0; i < 10; i++) limiter.failed(['client:c0']);
+    expect(limiter.retryAfter(['client:c0'])).toBe(60);
+    for (let i = 0; i < 90; i++) limiter.failed(['address:192.0.2.1']);
+    expect(limiter.retryAfter(['client:new', 'address:192.0.2.1'])).toBe(60);
+  });
+
   it('keeps at most maxKeys keys', () => {
-    const limiter = new SignInLimiter({ maxFailures: 1, windowMs: 60_000, maxKeys: 2, now: () => 5 });
+    const limiter = new SignInLimiter({
+      maxFailures: 1,
+      maxFailuresPerAddress: 1,
+      windowMs: 60_000,
+      maxKeys: 2,
+      now: () => 5,
+    });
     limiter.failed(['a']);
     limiter.failed(['b']);
     limiter.failed(['c']);

@@ -55,7 +55,13 @@ async function serve(
     signal: controller.signal,
     ...(hasBody ? { body: bodyOf(req), duplex: 'half' } : {}),
   } as RequestInit);
-  setRemoteAddress(request, req.socket.remoteAddress);
+  // Behind a trusted proxy every request comes from the proxy: the client is the first address it names.
+  const forwardedFor = trustProxy
+    ? String(req.headers['x-forwarded-for'] ?? '')
+        .split(',')[0]
+        ?.trim()
+    : undefined;
+  setRemoteAddress(request, forwardedFor || req.socket.remoteAddress);
   const response = await handler(request);
   const outHeaders: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
