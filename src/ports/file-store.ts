@@ -43,3 +43,31 @@ export function assertArtifactName(name: string): void {
     throw new DocexError('INVALID_ARGUMENT', 'The artifact name is not a valid name.');
   }
 }
+
+/**
+ * A stored record.json read back (by the adapters that keep records as JSON): the record when it is
+ * the asked account's file, undefined when it belongs to another; INTERNAL when it is unreadable.
+ */
+export function parseStoredRecord(
+  bytes: Uint8Array,
+  accountId: string,
+  fileId: string,
+): FileRecord | undefined {
+  let record: unknown;
+  try {
+    record = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch (cause) {
+    throw new DocexError('INTERNAL', 'A stored file record is unreadable.', { cause });
+  }
+  if (typeof record !== 'object' || record === null) {
+    throw new DocexError('INTERNAL', 'A stored file record is unreadable.');
+  }
+  const candidate = record as FileRecord;
+  return candidate.accountId === accountId && candidate.fileId === fileId ? candidate : undefined;
+}
+
+/** The order of `list`: oldest upload first, then by file id. */
+export function compareRecords(a: FileRecord, b: FileRecord): number {
+  if (a.uploadedAt !== b.uploadedAt) return a.uploadedAt < b.uploadedAt ? -1 : 1;
+  return a.fileId < b.fileId ? -1 : a.fileId > b.fileId ? 1 : 0;
+}

@@ -2,9 +2,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-import { DocexError } from '../../core/errors.js';
 import type { FileRecord } from '../../core/types.js';
-import { UUID, assertArtifactName, assertFileId } from '../../ports/file-store.js';
+import {
+  UUID,
+  assertArtifactName,
+  assertFileId,
+  compareRecords,
+  parseStoredRecord,
+} from '../../ports/file-store.js';
 import type { FileStore } from '../../ports/file-store.js';
 
 const RECORD = 'record.json';
@@ -74,12 +79,6 @@ async function olderThanMark(path: string, mark: number): Promise<boolean> {
   }
 }
 
-function compareRecords(a: FileRecord, b: FileRecord): number {
-  if (a.uploadedAt !== b.uploadedAt) return a.uploadedAt < b.uploadedAt ? -1 : 1;
-  if (a.fileId !== b.fileId) return a.fileId < b.fileId ? -1 : 1;
-  return 0;
-}
-
 /**
  * A FileStore on the local file system:
  * `<dir>/accounts/<first 32 hex chars of sha256(accountId)>/<fileId>/{record.json, content.bin, artifacts/<name>}`.
@@ -104,18 +103,7 @@ export function createFsFileStore(options: { dir: string }): FsFileStore {
 
   async function readRecord(accountId: string, fileId: string): Promise<FileRecord | undefined> {
     const bytes = await readIfPresent(join(fileDir(accountId, fileId), RECORD));
-    if (bytes === undefined) return undefined;
-    let record: unknown;
-    try {
-      record = JSON.parse(bytes.toString('utf8'));
-    } catch (cause) {
-      throw new DocexError('INTERNAL', 'A stored file record is unreadable.', { cause });
-    }
-    if (typeof record !== 'object' || record === null) {
-      throw new DocexError('INTERNAL', 'A stored file record is unreadable.');
-    }
-    const candidate = record as FileRecord;
-    return candidate.accountId === accountId && candidate.fileId === fileId ? candidate : undefined;
+    return bytes === undefined ? undefined : parseStoredRecord(bytes, accountId, fileId);
   }
 
   return {

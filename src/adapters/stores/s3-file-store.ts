@@ -13,7 +13,14 @@ import { Upload } from '@aws-sdk/lib-storage';
 
 import { DocexError } from '../../core/errors.js';
 import type { FileRecord } from '../../core/types.js';
-import { assertArtifactName, assertFileId, UUID, type FileStore } from '../../ports/file-store.js';
+import {
+  assertArtifactName,
+  assertFileId,
+  compareRecords,
+  parseStoredRecord,
+  UUID,
+  type FileStore,
+} from '../../ports/file-store.js';
 import { mapLimit } from '../../core/map-limit.js';
 
 export interface S3FileStoreOptions {
@@ -43,11 +50,6 @@ const MIN_PART = 5 * 1024 * 1024;
 function isMissing(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
-}
-
-function compareRecords(a: FileRecord, b: FileRecord): number {
-  if (a.uploadedAt !== b.uploadedAt) return a.uploadedAt < b.uploadedAt ? -1 : 1;
-  return a.fileId < b.fileId ? -1 : a.fileId > b.fileId ? 1 : 0;
 }
 
 /**
@@ -145,18 +147,7 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
 
   async function readRecord(accountId: string, fileId: string): Promise<FileRecord | undefined> {
     const bytes = await read(fileKey(accountId, fileId, RECORD));
-    if (bytes === undefined) return undefined;
-    let record: unknown;
-    try {
-      record = JSON.parse(Buffer.from(bytes).toString('utf8'));
-    } catch (cause) {
-      throw new DocexError('INTERNAL', 'A stored file record is unreadable.', { cause });
-    }
-    if (typeof record !== 'object' || record === null) {
-      throw new DocexError('INTERNAL', 'A stored file record is unreadable.');
-    }
-    const candidate = record as FileRecord;
-    return candidate.accountId === accountId && candidate.fileId === fileId ? candidate : undefined;
+    return bytes === undefined ? undefined : parseStoredRecord(bytes, accountId, fileId);
   }
 
   return {
