@@ -23,6 +23,7 @@ import type { DeliveryStatus } from './ports/webhook-outbox.js';
 import type { WebhookSender } from './ports/webhook-sender.js';
 import type { DeliveryView, WebhookView, WebhookWithSecret } from './webhooks/subscriptions.js';
 import type { V1Selection } from './workflows/v1-upload.js';
+import type { UsageDay, UsageFigures } from './ports/usage-ledger.js';
 
 /** The public shape of an engine: its options, its methods and what they answer (see engine.ts). */
 export interface EngineOptions {
@@ -56,8 +57,10 @@ export interface EngineOptions {
   jobs?: JobOptions;
   /** Prefix of built-in workflow and fieldset ids. Default `svc`. */
   namespace?: string;
-  /** Limits of accounts that were not configured otherwise. */
+  /** Limits of accounts that were not configured otherwise (sizes, page quotas). */
   limits?: Partial<AccountLimits>;
+  /** The clock of usage days and quotas (epoch ms). Default `Date.now`. */
+  now?: () => number;
   /** Host products and fieldsets, registered on top of the built-in catalogue. */
   products?: { fieldsets?: FieldsetDefinition[]; products?: ProductDefinition[] };
   ingest?: {
@@ -418,6 +421,15 @@ export interface Engine {
    * started is not a failure). For a readiness probe (`GET /readyz`).
    */
   health(): Promise<EngineHealth>;
+  /**
+   * An account's usage by UTC day (jobs ended, failed, pages, pages OCRed, processing ms) from `from` to
+   * `to` (`YYYY-MM-DD`, both included; default the current month), with totals and its page quotas.
+   */
+  getUsage(options?: {
+    accountId?: string;
+    from?: string | undefined;
+    to?: string | undefined;
+  }): Promise<UsageReport>;
   /** Subscribes to an event; returns the function that unsubscribes. */
   on<E extends keyof EngineEvents>(event: E, listener: (payload: EngineEvents[E]) => void): () => void;
   /**
@@ -436,4 +448,19 @@ export interface Engine {
    * the next engine on the same persistence), ends OCR workers and closes the persistence.
    */
   close(): Promise<void>;
+}
+
+/** An account's usage over a range of days (`engine.getUsage`, `GET /usage`). */
+export interface UsageReport {
+  from: string;
+  to: string;
+  days: UsageDay[];
+  total: UsageFigures;
+  quotas: {
+    pagesPerDay: number | null;
+    pagesPerMonth: number | null;
+    /** Pages processed today and this month (UTC), whatever the range asked. */
+    usedToday: number;
+    usedThisMonth: number;
+  };
 }

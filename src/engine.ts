@@ -25,6 +25,8 @@ import type { PdfPageCopier } from './ports/pdf-page-copier.js';
 import type { PdfWorkerPool } from './adapters/pdf/pdf-worker-pool.js';
 import { splitWorkflow } from './workflows/split.js';
 import { createJobClock } from './queue/job-clock.js';
+import { assertWithinQuota, figuresOfJob, utcDay } from './usage/quotas.js';
+import { usageReport } from './usage/report.js';
 import { FileSignals } from './queue/file-signals.js';
 import { JobQueue } from './queue/job-queue.js';
 import { plainField, readResult } from './results/read-result.js';
@@ -79,6 +81,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const files = options.files ?? createMemoryFileStore();
   const persistence = options.persistence ?? createMemoryPersistence();
   const accounts = new AccountDirectory(options.limits);
+  const now = options.now ?? Date.now;
+  /** Refuses work that would pass the account's page quotas (QUOTA_EXCEEDED). */
+  const assertQuota = (accountId: string, pages: number): Promise<void> =>
+    assertWithinQuota(accounts.get(accountId).limits, pages, now(), (from, to) =>
+      persistence.listUsage(accountId, from, to),
+    );
   const namespace = options.namespace ?? 'svc';
   if (!/^[a-z][a-z0-9_-]{0,31}$/.test(namespace)) {
     throw new DocexError(
@@ -229,12 +237,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const registry = new WorkflowRegistry(schemaChecker);
   /** Writes not awaited by their caller (account settings), awaited before the persistence closes. */
   const writes = new Set<Promise<unknown>>();
-  function track(write: Promise<unknown>): void {
+  function track(write: Promise<unknown>, what = 'Account settings', jobId = ''): void {
     const tracked = write
       .catch((error: unknown) =>
         emit('error', {
-          jobId: '',
-          error: toDocexError(error, 'INTERNAL', 'Account settings could not be stored.'),
+          jobId,
+          error: toDocexError(error, 'INTERNAL', `${what} could not be stored.`),
         }),
       )
       .finally(() => writes.delete(tracked));
@@ -320,6 +328,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     onChange(job: StoredJob, result?: StoredResult) {
       emit('job', { accountId: job.accountId, job: structuredClone(job.record) });
+      // Only the process that ended a job sees this change: its usage is added once.
+      const status = job.record.status;
+      if (status === 'succeeded' || status === 'failed') {
+        const figures = figuresOfJob(status, job.record.usage);
+        track(persistence.addUsage(job.accountId, utcDay(now()), figures), 'Usage', job.record.id);
+      }
       // An INTERNAL failure is a fault of the service: its cause goes to the operator (never to the client).
       if (job.record.status === 'failed' && job.cause) {
         const cause = Object.assign(new Error(job.cause.message), job.cause);
@@ -370,7 +384,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
     registry.checkInputs(workflowId, inputs);
     const checked = inputs as Record<string, unknown>;
     const prepare = async (): Promise<void> => {
-      if (!knownFile && typeof checked.file_id === 'string') await requireFile(accountId, checked.file_id);
+      if (!knownFile && typeof checked.file_id === 'string') {
+        const file = await requireFile(accountId, checked.file_id);
+        await assertQuota(accountId, file.pageCount);
+      } else if (!knownFile) {
+        await assertQuota(accountId, 0);
+      }
       await definition.accept?.(checked, { accountId, engine });
       queue.assertAccepting();
     };
@@ -556,6 +575,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
         ...(v1.locale ? { locale: v1.locale } : {}),
       });
       try {
+        // The pages are known once the file is read: a file that would pass a quota is not kept.
+        await assertQuota(accountId, record.pageCount);
         await queue.submit(stored);
       } catch (error) {
         await files.delete(accountId, fileId).catch(() => undefined);
@@ -824,6 +845,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ocrCheck = { ok: true, ms: 0, started: ocr !== undefined };
       const ready = !closed && persistenceCheck.ok && filesCheck.ok;
       return { ready, checks: { persistence: persistenceCheck, files: filesCheck, ocr: ocrCheck } };
+    },
+
+    async getUsage(opts = {}) {
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      return usageReport(persistence, accountId, accounts.get(accountId).limits, now(), opts);
     },
 
     on(event, listener) {

@@ -175,7 +175,7 @@ describe('invoking workflows', () => {
       ['succeeded', 3],
     ]);
     expect(results).toEqual([file.fileId]);
-    expect(done.usage).toEqual({ pages: 1, ocr_pages: 0 });
+    expect(done.usage).toEqual({ pages: 1, ocr_pages: 0, processing_ms: expect.any(Number) });
     expect(await engine.getJob(job.id)).toEqual(done);
 
     const result = await engine.getResult(file.fileId);

@@ -1,9 +1,14 @@
+import { DocexError } from './errors.js';
 /** Per-account settings the engine enforces. */
 export interface AccountLimits {
   /** Largest upload in bytes. Default 20 MB. */
   maxFileBytes: number;
   /** Most pages in a document. Default 16. */
   maxPages: number;
+  /** Pages processed per UTC day (jobs' `usage.pages`) before new work is refused QUOTA_EXCEEDED. Default none. */
+  pagesPerDay?: number;
+  /** Pages processed per UTC calendar month before new work is refused QUOTA_EXCEEDED. Default none. */
+  pagesPerMonth?: number;
 }
 
 export interface AccountSettings {
@@ -25,6 +30,7 @@ export class AccountDirectory {
   readonly #defaults: AccountLimits;
 
   constructor(defaults: Partial<AccountLimits> = {}) {
+    checkLimits(defaults);
     this.#defaults = { ...DEFAULT_LIMITS, ...defaults };
   }
 
@@ -41,10 +47,23 @@ export class AccountDirectory {
     settings: { limits?: Partial<AccountLimits>; locale?: string; subscriptions?: string[] | undefined },
   ): AccountSettings {
     const current = this.get(accountId);
+    if (settings.limits) checkLimits(settings.limits);
     const next: AccountSettings = { ...current, limits: { ...current.limits, ...settings.limits } };
     if (settings.locale !== undefined) next.locale = settings.locale;
     if (settings.subscriptions !== undefined) next.subscriptions = [...settings.subscriptions];
     this.#settings.set(accountId, next);
     return next;
+  }
+}
+
+/** Every limit given is a whole number (0 or more); a quota given as undefined is removed. */
+function checkLimits(limits: Partial<AccountLimits>): void {
+  for (const [name, value] of Object.entries(limits)) {
+    if (value === undefined && (name === 'pagesPerDay' || name === 'pagesPerMonth')) continue;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+      throw new DocexError('INVALID_ARGUMENT', `The limit ${name} must be a whole number, 0 or more.`, {
+        details: [{ path: `/limits/${name}`, message: 'must be a whole number, 0 or more' }],
+      });
+    }
   }
 }

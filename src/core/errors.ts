@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'JOB_TIMEOUT'
   | 'JOB_INTERRUPTED'
   | 'QUEUE_FULL'
+  | 'QUOTA_EXCEEDED'
   | 'NO_RESULT'
   | 'WORKFLOW_FAILED'
   | 'INVALID_RULES'
@@ -78,6 +79,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   JOB_TIMEOUT: 503,
   JOB_INTERRUPTED: 500,
   QUEUE_FULL: 503,
+  QUOTA_EXCEEDED: 429,
   NO_RESULT: 404,
   WORKFLOW_FAILED: 422,
   INVALID_RULES: 422,
@@ -105,17 +107,20 @@ export class DocexError extends Error {
   readonly details: ErrorDetail[];
   /** The same work may succeed when tried again later (a job is then retried with backoff). */
   readonly transient: boolean;
+  /** When trying again makes sense (a quota's next period): the HTTP answer's `retry-after`. */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { details?: ErrorDetail[]; cause?: unknown; transient?: boolean } = {},
+    options: { details?: ErrorDetail[]; cause?: unknown; transient?: boolean; retryAfterSeconds?: number } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DocexError';
     this.code = code;
     this.details = options.details ?? [];
     this.transient = options.transient ?? TRANSIENT_CODES.has(code);
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get httpStatus(): number {

@@ -526,6 +526,15 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
       },
     },
     {
+      method: 'GET',
+      pattern: /^\/usage$/,
+      async handle(c) {
+        const from = c.url.searchParams.get('from') ?? undefined;
+        const to = c.url.searchParams.get('to') ?? undefined;
+        return json(await engine.getUsage({ ...account(c), from, to }));
+      },
+    },
+    {
       method: 'POST',
       pattern: new RegExp(`^/tasks/${segment}/complete$`),
       async handle(c) {

@@ -1,6 +1,7 @@
 import type { AccountSettings } from '../core/accounts.js';
 import type { JobStatus, StoredClient, StoredJob, StoredResult, StoredTask } from '../core/jobs.js';
 import type { TokenLayer } from '../core/types.js';
+import type { UsageLedger } from './usage-ledger.js';
 import type { RaiseEvents, WebhookOutbox } from './webhook-outbox.js';
 
 export interface JobQuery {
@@ -54,7 +55,7 @@ export interface TaskQuery {
  * - `raise` (on `updateJob`, `finishJob`, `insertTask`, `updateTask`): the events the change raises,
  *   written to the webhook outbox in the change's transaction (see WebhookOutbox).
  */
-export interface JobPersistence extends WebhookOutbox {
+export interface JobPersistence extends WebhookOutbox, UsageLedger {
   readonly shared: boolean;
 
   insertJob(job: StoredJob): Promise<void>;

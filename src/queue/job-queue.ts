@@ -398,6 +398,7 @@ export class JobQueue {
       : undefined;
     let outcome: JobOutcome | undefined;
     let failure: DocexError | undefined;
+    const started = this.#now();
     try {
       outcome = await withTimeout(
         this.#o.execute(claimed, controller.signal),
@@ -415,8 +416,11 @@ export class JobQueue {
     if (failure?.code === 'ENGINE_CLOSED' && this.#stopped) return;
 
     const released = { leaseOwner: null, leaseUntil: 0 };
+    // The run's time on the job clock, beside what the workflow reports (pages, pages OCRed...).
+    const processing = { processing_ms: Math.max(0, Math.round(this.#now() - started)) };
     if (!failure) {
-      const done = next(claimed, { status: 'succeeded', usage: outcome?.usage ?? {} }, released);
+      const usage = { ...outcome?.usage, ...processing };
+      const done = next(claimed, { status: 'succeeded', usage }, released);
       const result: StoredResult | undefined = outcome?.fields
         ? {
             jobId: done.record.id,
@@ -446,7 +450,7 @@ export class JobQueue {
     }
     const failed = next(
       claimed,
-      { status: 'failed', error: errorOf(failure) },
+      { status: 'failed', error: errorOf(failure), usage: processing },
       {
         ...released,
         ...causeOf(failure),

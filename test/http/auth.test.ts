@@ -99,6 +99,7 @@ describe('bearer tokens', () => {
       ['POST', `/tasks/${id}/complete`],
       ['POST', '/webhooks'],
       ['GET', '/webhooks'],
+      ['GET', '/usage'],
       ['GET', '/webhooks/wh_00000000000000000000000000000000'],
       ['DELETE', '/webhooks/wh_00000000000000000000000000000000'],
       ['POST', '/webhooks/wh_00000000000000000000000000000000/rotate-secret'],

@@ -308,6 +308,7 @@ describe('svc.split on generated text PDFs', () => {
         pages: multi.pages.length,
         children: multi.segments.length,
         blank_pages: multi.blankPages.length,
+        processing_ms: expect.any(Number),
       });
     });
 

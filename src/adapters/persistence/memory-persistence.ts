@@ -2,6 +2,7 @@ import type { AccountSettings } from '../../core/accounts.js';
 import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence, JobQuery } from '../../ports/job-persistence.js';
+import { NO_USAGE, sumUsage, type UsageDay } from '../../ports/usage-ledger.js';
 import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
 import { claimed, deliveriesFor, newestFirst, withinCaps } from '../../webhooks/fan-out.js';
 
@@ -46,6 +47,8 @@ export function createMemoryPersistence(): JobPersistence {
   const rules = new Map<string, unknown>();
   const tasks = new Map<string, StoredTask>();
   const accounts = new Map<string, AccountSettings>();
+  /** By account and day (`account\u0000day`). */
+  const usage = new Map<string, UsageDay>();
   const clients = new Map<string, StoredClient>();
   const webhooks = new Map<string, StoredWebhook>();
   const deliveries = new Map<string, StoredDelivery>();
@@ -247,6 +250,21 @@ export function createMemoryPersistence(): JobPersistence {
         accountId,
         settings: structuredClone(settings),
       }));
+    },
+
+    async addUsage(accountId, day, figures) {
+      open();
+      const key = `${accountId}\u0000${day}`;
+      const added = { ...figures, processingMs: Math.round(figures.processingMs) };
+      usage.set(key, { day, ...sumUsage([usage.get(key) ?? NO_USAGE, added]) });
+    },
+
+    async listUsage(accountId, fromDay, toDay) {
+      open();
+      return [...usage]
+        .filter(([key, d]) => key.startsWith(`${accountId}\u0000`) && d.day >= fromDay && d.day <= toDay)
+        .map(([, d]) => ({ ...d }))
+        .sort((a, b) => (a.day < b.day ? -1 : 1));
     },
 
     async putClient(client) {

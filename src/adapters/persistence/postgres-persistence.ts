@@ -5,6 +5,7 @@ import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../co
 import type { TokenLayer } from '../../core/types.js';
 import type { ClaimRequest, JobPersistence, PersistenceChange } from '../../ports/job-persistence.js';
 import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
+import { usageDayOf, type UsageRow } from '../../ports/usage-ledger.js';
 import { candidates, claimed, deliveriesFor, withinCaps } from '../../webhooks/fan-out.js';
 
 export interface PostgresPersistenceOptions {
@@ -18,7 +19,7 @@ export interface PostgresPersistenceOptions {
   maxConnections?: number;
 }
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 /** Key of the advisory lock that serialises migrations of processes starting at once. */
 const MIGRATION_LOCK = 4_927_113;
 const CHANNEL = 'docex_changes';
@@ -54,6 +55,10 @@ CREATE TABLE IF NOT EXISTS ${s}.deliveries (
   lease_until BIGINT NOT NULL, body JSONB NOT NULL);
 CREATE INDEX IF NOT EXISTS deliveries_due ON ${s}.deliveries (next_attempt_at, id) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS deliveries_account ON ${s}.deliveries (account_id, webhook_id, created_at);
+CREATE TABLE IF NOT EXISTS ${s}.usage (
+  account_id TEXT NOT NULL, day TEXT NOT NULL, jobs BIGINT NOT NULL, failed_jobs BIGINT NOT NULL,
+  pages BIGINT NOT NULL, ocr_pages BIGINT NOT NULL, processing_ms BIGINT NOT NULL,
+  PRIMARY KEY (account_id, day));
 `;
 }
 
@@ -517,6 +522,26 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
         `SELECT account_id, body FROM ${s}.accounts ORDER BY account_id`,
       );
       return rows.map((r) => ({ accountId: r.account_id, settings: r.body }));
+    },
+
+    async addUsage(accountId, day, f) {
+      await query(
+        `INSERT INTO ${s}.usage AS u (account_id, day, jobs, failed_jobs, pages, ocr_pages, processing_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (account_id, day) DO UPDATE SET jobs = u.jobs + excluded.jobs,
+           failed_jobs = u.failed_jobs + excluded.failed_jobs, pages = u.pages + excluded.pages,
+           ocr_pages = u.ocr_pages + excluded.ocr_pages, processing_ms = u.processing_ms + excluded.processing_ms`,
+        [accountId, day, f.jobs, f.failedJobs, f.pages, f.ocrPages, Math.round(f.processingMs)],
+      );
+    },
+
+    async listUsage(accountId, fromDay, toDay) {
+      const { rows } = await query<UsageRow>(
+        `SELECT day, jobs, failed_jobs, pages, ocr_pages, processing_ms FROM ${s}.usage
+         WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day`,
+        [accountId, fromDay, toDay],
+      );
+      return rows.map(usageDayOf);
     },
 
     async putClient(client) {

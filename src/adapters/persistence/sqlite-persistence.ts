@@ -14,6 +14,7 @@ import type {
   StoredDelivery,
   StoredWebhook,
 } from '../../ports/webhook-outbox.js';
+import { usageDayOf, type UsageRow } from '../../ports/usage-ledger.js';
 import { candidates, claimed, deliveriesFor, withinCaps } from '../../webhooks/fan-out.js';
 
 export interface SqlitePersistenceOptions {
@@ -22,7 +23,7 @@ export interface SqlitePersistenceOptions {
 }
 
 /** Stored in `PRAGMA user_version`, so that a later release can tell which migrations to run. */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -55,6 +56,10 @@ CREATE TABLE IF NOT EXISTS deliveries (
 -- Covers the claims' search: due rows are chosen without reading their bodies.
 CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (status, next_attempt_at, id, lease_until, webhook_id);
 CREATE INDEX IF NOT EXISTS deliveries_account ON deliveries (account_id, webhook_id, created_at);
+CREATE TABLE IF NOT EXISTS usage (
+  account_id TEXT NOT NULL, day TEXT NOT NULL, jobs INTEGER NOT NULL, failed_jobs INTEGER NOT NULL,
+  pages INTEGER NOT NULL, ocr_pages INTEGER NOT NULL, processing_ms INTEGER NOT NULL,
+  PRIMARY KEY (account_id, day));
 `;
 
 /** Runs an INSERT, turning a primary-key conflict into a plain message. */
@@ -154,6 +159,13 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     putAccount: db.prepare(`INSERT INTO accounts (account_id, body) VALUES (?, ?)
       ON CONFLICT (account_id) DO UPDATE SET body = excluded.body`),
     listAccounts: db.prepare('SELECT account_id, body FROM accounts ORDER BY account_id'),
+    addUsage: db.prepare(`INSERT INTO usage (account_id, day, jobs, failed_jobs, pages, ocr_pages, processing_ms)
+      VALUES (@accountId, @day, @jobs, @failedJobs, @pages, @ocrPages, @processingMs)
+      ON CONFLICT (account_id, day) DO UPDATE SET jobs = jobs + excluded.jobs,
+        failed_jobs = failed_jobs + excluded.failed_jobs, pages = pages + excluded.pages,
+        ocr_pages = ocr_pages + excluded.ocr_pages, processing_ms = processing_ms + excluded.processing_ms`),
+    listUsage: db.prepare(`SELECT day, jobs, failed_jobs, pages, ocr_pages, processing_ms FROM usage
+      WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day`),
     putClient: db.prepare(`INSERT INTO clients (client_id, account_id, body) VALUES (?, ?, ?)
       ON CONFLICT (client_id) DO UPDATE SET account_id = excluded.account_id, body = excluded.body`),
     getClient: db.prepare('SELECT body FROM clients WHERE client_id = ?'),
@@ -384,6 +396,16 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
         accountId: row.account_id,
         settings: JSON.parse(row.body) as AccountSettings,
       }));
+    },
+
+    async addUsage(accountId, day, figures) {
+      live();
+      q.addUsage.run({ accountId, day, ...figures, processingMs: Math.round(figures.processingMs) });
+    },
+
+    async listUsage(accountId, fromDay, toDay) {
+      live();
+      return (q.listUsage.all(accountId, fromDay, toDay) as UsageRow[]).map(usageDayOf);
     },
 
     async putClient(client) {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSqlitePersistence } from '../../../src/adapters/persistence/sqlite-persistence.js';
 import { DocexError } from '../../../src/core/errors.js';
 import type { JobPersistence } from '../../../src/ports/job-persistence.js';
+import { describeUsageLedger } from '../../ports/usage-ledger.contract.js';
 import { describeWebhookOutbox } from '../../ports/webhook-outbox.contract.js';
 import { describeJobPersistence, makeJob } from '../../ports/job-persistence.contract.js';
 
@@ -30,6 +31,7 @@ const makeSqlite = async () => {
 };
 describeJobPersistence('sqlite', makeSqlite);
 describeWebhookOutbox('sqlite', makeSqlite);
+describeUsageLedger('sqlite', makeSqlite);
 
 describe('SQLite persistence', () => {
   const dirs: string[] = [];
