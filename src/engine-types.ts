@@ -230,6 +230,12 @@ export interface EngineEvents {
    * the engine writes one line to stderr instead.
    */
   error: { jobId: string; error: DocexError };
+  /**
+   * A document was read into its token layer (not answered from the stored one): pages read from the
+   * PDF's text, pages read by OCR, the time it took and the OCR time in it (ms, OCR summed over pages
+   * read at once). Reading the pictures of born-digital pages later adds OCR time and no pages.
+   */
+  read: { accountId: string; fileId: string; textPages: number; ocrPages: number; ms: number; ocrMs: number };
 }
 
 export interface UploadOptions {
@@ -425,6 +431,8 @@ export interface Engine {
    * An account's usage by UTC day (jobs ended, failed, pages, pages OCRed, processing ms) from `from` to
    * `to` (`YYYY-MM-DD`, both included; default the current month), with totals and its page quotas.
    */
+  /** What this process holds now (for metrics): jobs queued and running here, review tasks open in all accounts. */
+  stats(): Promise<{ jobsQueued: number; jobsRunning: number; tasksOpen: number }>;
   getUsage(options?: {
     accountId?: string;
     from?: string | undefined;

@@ -25,6 +25,7 @@ import type { PdfPageCopier } from './ports/pdf-page-copier.js';
 import type { PdfWorkerPool } from './adapters/pdf/pdf-worker-pool.js';
 import { splitWorkflow } from './workflows/split.js';
 import { createJobClock } from './queue/job-clock.js';
+import { timedOcr } from './documents/timed-ocr.js';
 import { assertWithinQuota, figuresOfJob, utcDay } from './usage/quotas.js';
 import { usageReport } from './usage/report.js';
 import { FileSignals } from './queue/file-signals.js';
@@ -165,11 +166,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
     const stored = await files.get(accountId, record.fileId);
     if (!stored) throw new DocexError('FILE_NOT_FOUND', `No file with id ${record.fileId}.`);
     const [pdfPort, ocrPort, imagePort] = await Promise.all([pdfReader(), ocrEngine(), imageBackend()]);
+    const timed = timedOcr(ocrPort);
+    const started = performance.now();
     let layer: TokenLayer;
     try {
       layer = await ingestDocument(
         { fileId: record.fileId, mediaType: record.mediaType, content: stored.content },
-        { pdf: pdfPort, ocr: ocrPort, images: imagePort },
+        { pdf: pdfPort, ocr: timed.ocr, images: imagePort },
         {
           ocr: mode,
           maxPages: accounts.get(accountId).limits.maxPages,
@@ -185,6 +188,15 @@ export function createEngine(options: EngineOptions = {}): Engine {
       throw toDocexError(error, 'INTERNAL', 'The document could not be read.');
     }
     await persistence.putTokenLayer(accountId, record.fileId, layer);
+    const ocrPages = layer.pages.filter((p) => p.source !== 'text').length;
+    emit('read', {
+      accountId,
+      fileId: record.fileId,
+      textPages: layer.pages.length - ocrPages,
+      ocrPages,
+      ms: performance.now() - started,
+      ocrMs: timed.elapsedMs(),
+    });
     return layer;
   }
 
@@ -200,10 +212,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
         const stored = await files.get(accountId, fileId);
         if (!stored) throw new DocexError('FILE_NOT_FOUND', `No file with id ${fileId}.`);
         const [pdfPort, ocrPort, imagePort] = await Promise.all([pdfReader(), ocrEngine(), imageBackend()]);
+        const timed = timedOcr(ocrPort);
+        const started = performance.now();
         const read = await readImageRegions(
           stored.content,
           layer,
-          { pdf: pdfPort, ocr: ocrPort, images: imagePort },
+          { pdf: pdfPort, ocr: timed.ocr, images: imagePort },
           {
             dpi: ingestSettings.dpi,
             maxPixels: ingestSettings.maxPixels,
@@ -211,6 +225,15 @@ export function createEngine(options: EngineOptions = {}): Engine {
           },
         );
         await persistence.putTokenLayer(accountId, fileId, read);
+        // Pictures of pages already counted: OCR time, no pages.
+        emit('read', {
+          accountId,
+          fileId,
+          textPages: 0,
+          ocrPages: 0,
+          ms: performance.now() - started,
+          ocrMs: timed.elapsedMs(),
+        });
         return read;
       })().finally(() => inFlight.delete(key));
       inFlight.set(key, running);
@@ -845,6 +868,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const ocrCheck = { ok: true, ms: 0, started: ocr !== undefined };
       const ready = !closed && persistenceCheck.ok && filesCheck.ok;
       return { ready, checks: { persistence: persistenceCheck, files: filesCheck, ocr: ocrCheck } };
+    },
+
+    async stats() {
+      return {
+        jobsQueued: queue.queued,
+        jobsRunning: queue.running,
+        tasksOpen: await persistence.countTasks('open'),
+      };
     },
 
     async getUsage(opts = {}) {

@@ -139,40 +139,56 @@ ${INPUTS}
 ${EXIT_CODES}`,
 
   serve:
-    () => `Usage: docex serve [--port N] [--host ADDR] [--data-dir DIR] [--client ID:SECRET[:ACCOUNT]]... [--namespace NS]
-       [--ocr-engine NAME] [--webhooks-allow-private] [--database-url URL] [--database-schema NAME]
-       [--files DIR|s3://BUCKET/PREFIX]
+    () => `Usage: docex serve [--config FILE] [--port N] [--host ADDR] [--data-dir DIR] [--clients-file FILE]
+       [--client ID:SECRET[:ACCOUNT]]... [--namespace NS] [--ocr-engine NAME] [--webhooks-allow-private]
+       [--trust-proxy] [--database-url URL] [--database-schema NAME] [--files DIR|s3://BUCKET/PREFIX]
+       [--log-level LEVEL] [--no-metrics]
 
 The HTTP interface (v1 and v2) on the embedded defaults: files and a SQLite database in --data-dir
-(default ./docex-data), port 8080 (or $PORT) on 127.0.0.1. Without --client it creates a client of
-the account "default" and prints its id and secret. SIGTERM or Ctrl-C stops it cleanly: running jobs
-finish, or are taken up by the next start.
+(default ./docex-data), port 8080 (or $PORT) on 127.0.0.1. Without clients it creates a client of
+the account "default" and prints its id and secret. Logs are JSON lines on stdout: one per request,
+one per job change, faults with their stack. GET /healthz, /readyz and /metrics (Prometheus) answer
+without an access token. SIGTERM or Ctrl-C stops it cleanly: running jobs finish, or are taken up by
+the next start.
 
-Options:
-  --port N            port to listen on (0: any free port)
-  --host ADDR         address to listen on
+Options (each also from the environment variable named, and from the config file's key in brackets;
+an option beats the variable, the variable beats the file):
+  --config FILE       a JSON config file (DOCEX_CONFIG); docs/operations.md lists its keys
+  --port N            port to listen on, 0: any free port (DOCEX_PORT or PORT) [port]
+  --host ADDR         address to listen on (DOCEX_HOST) [host]
   --data-dir DIR      where files, jobs, results, rules, tasks, accounts and clients are kept
-  --client ID:SECRET[:ACCOUNT]   an API client (repeatable; account "default" when not given)
-  --namespace NS      prefix of built-in workflow and fieldset ids (default svc)
+                      (DOCEX_DATA_DIR) [dataDir]
+  --clients-file FILE API clients, one ID:SECRET[:ACCOUNT] a line (DOCEX_CLIENTS_FILE) [clientsFile];
+                      also DOCEX_CLIENTS (comma separated) and [clients]
+  --client ID:SECRET[:ACCOUNT]   an API client on the command line (repeatable; visible in ps: prefer
+                      the file or the variable)
+  --namespace NS      prefix of built-in workflow and fieldset ids, default svc (DOCEX_NAMESPACE) [namespace]
   --ocr-engine NAME   auto (default: the host's tesseract program, 5.x, when it runs; else tesseract.js),
                       native (the program only: an error when it is missing), wasm (tesseract.js only)
+                      (DOCEX_OCR_ENGINE) [ocrEngine]
   --webhooks-allow-private   let webhook subscriptions target loopback and private addresses (refused
-                      by default); also DOCEX_WEBHOOKS_ALLOW_PRIVATE=1
+                      by default) (DOCEX_WEBHOOKS_ALLOW_PRIVATE=1) [webhooksAllowPrivate]
+  --trust-proxy       behind a reverse proxy: the client address from X-Forwarded-For, the protocol from
+                      X-Forwarded-Proto (DOCEX_TRUST_PROXY=1) [trustProxy]
   --database-url URL  PostgreSQL (postgres://user:password@host/db) for jobs, results, tasks, accounts
-                      and clients, shared by several serve processes; also DOCEX_DATABASE_URL or
-                      DATABASE_URL. Default: SQLite in the data directory
-  --database-schema NAME   schema of docex's tables (default docex); also DOCEX_DATABASE_SCHEMA
+                      and clients, shared by several serve processes (DOCEX_DATABASE_URL or
+                      DATABASE_URL) [databaseUrl]. Default: SQLite in the data directory
+  --database-schema NAME   schema of docex's tables, default docex (DOCEX_DATABASE_SCHEMA) [databaseSchema]
   --files DIR|s3://BUCKET/PREFIX   where files go (default DATA-DIR/files); for S3:
                       s3://bucket/prefix?endpoint=URL&region=R&path-style=1, credentials from the
-                      AWS variables (AWS_ACCESS_KEY_ID...); also DOCEX_FILES
+                      AWS variables (AWS_ACCESS_KEY_ID...) (DOCEX_FILES) [files]
+  --log-level LEVEL   fatal, error, warn, info (default), debug, trace or silent (DOCEX_LOG_LEVEL) [logLevel]
+  --no-metrics        no GET /metrics (DOCEX_METRICS=off) [metrics.enabled]; DOCEX_METRICS_TOKEN
+                      [metrics.token] asks scrapers for Authorization: Bearer TOKEN
   -h, --help          this text
 
+Limits and page quotas of all accounts or of one are set in the config file ([limits], [accounts]).
 Processes that share a database and files must also share the key that signs access tokens:
-DOCEX_TOKEN_SECRET (at least 32 bytes; default a key made once in the data directory).
-DOCEX_DATA_DIR stands for --data-dir.
+DOCEX_TOKEN_SECRET or DOCEX_TOKEN_SECRET_FILE [tokenSecretFile] (at least 32 bytes; default a key made
+once in the data directory).
 
 Exit codes:
   0    stopped by SIGTERM or Ctrl-C
-  1    could not start (port in use, unreadable data directory)
+  1    could not start (port in use, unreadable data directory, database not reachable)
   2    usage error`,
 };

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_PRODUCTS } from '../products/builtin.js';
 import { exceededLimit } from '../core/plain-data.js';
@@ -19,6 +20,7 @@ import { startEngineThreads } from './engine-threads.js';
 import { collectFiles } from './files.js';
 import { COMMAND_HELP, GENERAL_HELP } from './help.js';
 import { fileWriter, readPreviousRun, streamWriter, type LineWriter, type OutStream } from './output.js';
+import { resolveServeConfig, ServeConfigError, type ServeArgs, type ServeConfig } from './serve-config.js';
 import { createProgress, type Progress, type ProgressMode, type ProgressStream } from './progress.js';
 import type { FileWork } from './work.js';
 
@@ -57,13 +59,18 @@ const COMMAND_OPTIONS = {
   },
   ingest: { ...BATCH_OPTIONS, text: { type: 'boolean', default: false } },
   serve: {
+    config: { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
     'data-dir': { type: 'string' },
     client: { type: 'string', multiple: true },
+    'clients-file': { type: 'string' },
     namespace: { type: 'string' },
-    'ocr-engine': { type: 'string', default: 'auto' },
+    'ocr-engine': { type: 'string' },
     'webhooks-allow-private': { type: 'boolean', default: false },
+    'trust-proxy': { type: 'boolean', default: false },
+    'log-level': { type: 'string' },
+    'no-metrics': { type: 'boolean', default: false },
     'database-url': { type: 'string' },
     'database-schema': { type: 'string' },
     files: { type: 'string' },
@@ -125,7 +132,7 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
   }
   try {
     // parseArgs checked every value against the command's options.
-    if (command === 'serve') return await serve(parsed.values as ServeValues, stdout, stderr);
+    if (command === 'serve') return await serve(parsed.values as ServeArgs, stderr);
     return await batch(command, parsed.positionals, parsed.values as BatchValues, { stdout, stderr });
   } catch (error) {
     if (error instanceof UsageError) return usage(stderr, command, error.message);
@@ -366,55 +373,25 @@ async function ocrEngineOption(value: string | undefined): Promise<OcrEngineChoi
   return choice;
 }
 
-interface ServeValues {
-  port?: string | undefined;
-  host?: string | undefined;
-  'data-dir'?: string | undefined;
-  client?: string[] | undefined;
-  namespace?: string | undefined;
-  'ocr-engine'?: string | undefined;
-  'webhooks-allow-private'?: boolean | undefined;
-  'database-url'?: string | undefined;
-  'database-schema'?: string | undefined;
-  files?: string | undefined;
-}
-
-/** `{[key]: value}` when the value is a non-empty string, else nothing (for optional options). */
-function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
-  return value ? ({ [key]: value } as Record<K, string>) : {};
-}
-
-/** An environment switch: 1, true, yes or on (any case). */
-function truthy(value: string | undefined): boolean {
-  return /^(1|true|yes|on)$/i.test(value?.trim() ?? '');
-}
-
-async function serve(values: ServeValues, stdout: CliIo['stdout'], stderr: ProgressStream): Promise<number> {
-  const port = Number(values.port ?? process.env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError('--port must be a port number');
-  const ocrEngine = await ocrEngineOption(values['ocr-engine']);
+async function serve(values: ServeArgs, stderr: ProgressStream): Promise<number> {
+  let config: ServeConfig;
+  try {
+    config = resolveServeConfig(values, process.env, (file) => readFileSync(file, 'utf8'));
+  } catch (error) {
+    if (error instanceof ServeConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  const ocrEngine = await ocrEngineOption(config.ocrEngine);
   const { startServer } = await import('./serve.js');
+  const { pino } = await import('pino');
+  // JSON lines on stdout: requests, job changes, faults with their stacks, the start-up lines.
+  const logger = pino(
+    { level: config.logLevel, base: { pid: process.pid } },
+    pino.destination({ dest: 1, sync: true }),
+  );
   let running;
   try {
-    running = await startServer({
-      port,
-      host: values.host ?? '127.0.0.1',
-      dataDir: values['data-dir'] ?? process.env.DOCEX_DATA_DIR ?? './docex-data',
-      clients: values.client ?? [],
-      ...optional(
-        'databaseUrl',
-        values['database-url'] ?? process.env.DOCEX_DATABASE_URL ?? process.env.DATABASE_URL,
-      ),
-      ...optional('databaseSchema', values['database-schema'] ?? process.env.DOCEX_DATABASE_SCHEMA),
-      ...optional('files', values.files ?? process.env.DOCEX_FILES),
-      ...optional('tokenSecret', process.env.DOCEX_TOKEN_SECRET),
-      ...(values.namespace ? { namespace: values.namespace } : {}),
-      ocrEngine,
-      webhooksAllowPrivate:
-        values['webhooks-allow-private'] === true || truthy(process.env.DOCEX_WEBHOOKS_ALLOW_PRIVATE),
-      log: (line) => stdout.write(line + '\n'),
-    });
+    running = await startServer({ ...config, ocrEngine, logger });
   } catch (error) {
     stderr.write(`docex: ${(error as Error).message}\n`);
     return 1;
@@ -422,7 +399,7 @@ async function serve(values: ServeValues, stdout: CliIo['stdout'], stderr: Progr
   const server = running;
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
-      stdout.write(`docex: ${signal}, finishing running jobs and stopping\n`);
+      logger.info({ signal }, `docex: ${signal}, finishing running jobs and stopping`);
       void server.close().then(resolve);
     };
     process.once('SIGTERM', () => stop('SIGTERM'));

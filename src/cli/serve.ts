@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { pino } from 'pino';
 import path from 'node:path';
 import { createNodeListener } from '../adapters/http/node-listener.js';
 import { nativeTesseractVersion } from '../adapters/ocr/native-tesseract-ocr.js';
 import type { OcrEngineChoice } from '../default-adapters.js';
 import { createEngine, type Engine } from '../engine.js';
 import { createFetchHandler } from '../http/fetch-handler.js';
+import type { AccountLimits } from '../core/accounts.js';
+import { logEngine } from '../observability/engine-log.js';
+import { createEngineMetrics, type RequestObservation } from '../observability/metrics.js';
+import type { Logger } from '../ports/logger.js';
+import type { LogLevel } from './serve-config.js';
 import { openServeStorage } from './serve-storage.js';
 
 export interface ServeOptions {
@@ -31,6 +37,20 @@ export interface ServeOptions {
   tokenSecret?: string;
   /** Webhook subscriptions may target loopback and private addresses. Default false. */
   webhooksAllowPrivate?: boolean;
+  /** Behind a reverse proxy: the client's address and protocol from X-Forwarded-For/-Proto. Default false. */
+  trustProxy?: boolean;
+  /** Limits of accounts not configured otherwise (sizes, page quotas), and limits by account. */
+  limits?: Partial<AccountLimits>;
+  accounts?: Record<string, { limits: Partial<AccountLimits> }>;
+  /** `GET /metrics` (default on), with a bearer token when given. */
+  metrics?: { enabled: boolean; token?: string };
+  /**
+   * Requests, job changes and faults (with stacks), as JSON lines. Default: pino at `logLevel` (info)
+   * on stdout.
+   */
+  logger?: Logger;
+  logLevel?: LogLevel;
+  /** Start-up lines (listening, OCR engine, a client made on first start). Default: the logger at info. */
   log?: (line: string) => void;
 }
 
@@ -48,7 +68,9 @@ export interface RunningServer {
  * processes on several machines: PostgreSQL (`databaseUrl`), files on S3 (`files`), one token secret.
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const log = options.log ?? ((line: string) => process.stdout.write(line + '\n'));
+  const logger: Logger =
+    options.logger ?? pino({ level: options.logLevel ?? 'info', base: { pid: process.pid } });
+  const log = options.log ?? ((line: string) => logger.info({}, line));
   mkdirSync(options.dataDir, { recursive: true });
   if (options.tokenSecret !== undefined && Buffer.byteLength(options.tokenSecret) < 32) {
     throw new Error('the token secret (DOCEX_TOKEN_SECRET) must have at least 32 bytes');
@@ -60,18 +82,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ...(options.namespace ? { namespace: options.namespace } : {}),
     ...(options.ocrEngine ? { ocrEngine: options.ocrEngine } : {}),
     webhooks: { allowPrivateTargets: options.webhooksAllowPrivate === true },
+    ...(options.limits ? { limits: options.limits } : {}),
     // Jobs left by an earlier run are taken up once the server listens: whatever they cost, a
     // restarted server answers first.
     jobs: { resumeOnStart: false },
   });
-  // Faults for the operator, with the stack of what was thrown (never sent to clients).
-  engine.on('error', ({ jobId, error }) => {
-    const cause = error.cause instanceof Error ? `\n${error.cause.stack ?? error.cause.message}` : '';
-    process.stderr.write(
-      `docex: ${error.code}${jobId ? ` in job ${jobId}` : ''}: ${error.message}${cause}\n`,
-    );
-  });
+  // Job changes, and faults for the operator with the stack of what was thrown (never sent to clients).
+  const stopLogging = logEngine(engine, logger);
+  const metrics = options.metrics?.enabled === false ? undefined : createEngineMetrics(engine);
   await engine.ready;
+  for (const [accountId, settings] of Object.entries(options.accounts ?? {}))
+    engine.configureAccount(accountId, { limits: settings.limits });
   const credentials = options.clients.map(parseClient);
   for (const c of credentials)
     await engine.createClient(c.accountId, { clientId: c.clientId, clientSecret: c.secret });
@@ -81,8 +102,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   const handler = createFetchHandler(engine, {
     tokens: { secret: options.tokenSecret ?? tokenSecret(options.dataDir) },
+    logger,
+    ...(metrics
+      ? {
+          onRequest: (o: RequestObservation) => metrics.observeRequest(o),
+          metrics: { source: metrics, token: options.metrics?.token },
+        }
+      : {}),
   });
-  const server = createServer(createNodeListener(handler));
+  const server = createServer(createNodeListener(handler, { trustProxy: options.trustProxy === true }));
   // Result requests wait up to 30 s; keep idle sockets a little longer than that.
   server.keepAliveTimeout = 35_000;
   await new Promise<void>((resolve, reject) => {
@@ -110,6 +138,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await engine.close();
         server.closeAllConnections();
         await stopped;
+        metrics?.close();
+        stopLogging();
       })()),
   };
 }

@@ -113,7 +113,12 @@ export class DocexError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { details?: ErrorDetail[]; cause?: unknown; transient?: boolean; retryAfterSeconds?: number } = {},
+    options: {
+      details?: ErrorDetail[];
+      cause?: unknown;
+      transient?: boolean;
+      retryAfterSeconds?: number;
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DocexError';

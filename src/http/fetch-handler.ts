@@ -1,4 +1,6 @@
 import { DocexError } from '../core/errors.js';
+import type { Logger } from '../ports/logger.js';
+import type { MetricsSource, RequestObservation } from '../observability/metrics.js';
 import { assertPlainData } from '../core/plain-data.js';
 import type { Engine, UploadV1Options } from '../engine.js';
 import { decodeSegment } from './segments.js';
@@ -29,6 +31,15 @@ export interface FetchHandlerOptions {
    * default 10 a minute (src/http/sign-in-limiter.ts).
    */
   signInLimits?: Partial<SignInLimits>;
+  /** One line per request (method, route, status, ms, request id, account; never a token or a body). Default none. */
+  logger?: Logger;
+  /** Called with every answered request (for metrics: `createEngineMetrics(engine).observeRequest`). */
+  onRequest?: (observation: RequestObservation) => void;
+  /**
+   * `GET /metrics` in Prometheus' text format (from `createEngineMetrics(engine)`); with `token`, only for
+   * `Authorization: Bearer <token>`. Absent: no such route.
+   */
+  metrics?: { source: MetricsSource; token?: string | undefined };
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -48,6 +59,20 @@ interface Route {
   pattern: RegExp;
   public?: boolean;
   handle: Handler;
+}
+
+/** A route's path as logs and metrics name it: the pattern with `{}` for each id. */
+function routeName(route: Route): string {
+  return route.pattern.source
+    .replace(/^\^|\$$/g, '')
+    .replace(/\(\[\^\\?\/\]\+\)/g, '{}')
+    .replace(/\\(.)/g, '$1');
+}
+
+/** A caller's request id is kept when it is a plain token; otherwise one is made. */
+function requestIdOf(request: Request): string {
+  const given = request.headers.get('x-request-id');
+  return given && /^[\w.:-]{1,128}$/.test(given) ? given : crypto.randomUUID();
 }
 
 const V1_KEYS = new Set([
@@ -544,7 +569,35 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
     },
   ];
 
-  return async function handle(request: Request): Promise<Response> {
+  if (options.metrics) {
+    const { source, token } = options.metrics;
+    routes.unshift({
+      method: 'GET',
+      pattern: /^\/metrics$/,
+      public: true,
+      async handle({ request }) {
+        if (
+          token !== undefined &&
+          !sameSecret(request.headers.get('authorization') ?? '', `Bearer ${token}`)
+        ) {
+          return errorResponse(new DocexError('UNAUTHORIZED', 'The metrics need their token.'));
+        }
+        const { contentType, body } = await source.render();
+        return new Response(body, { headers: { 'content-type': contentType, 'cache-control': 'no-store' } });
+      },
+    });
+  }
+
+  /** What answered a request, for its log line and metrics. */
+  interface Answered {
+    response: Response;
+    route: string;
+    accountId?: string;
+  }
+
+  async function dispatch(request: Request): Promise<Answered> {
+    let route: Route | undefined;
+    let accountId: string | undefined;
     try {
       const url = new URL(request.url);
       let path = url.pathname;
@@ -553,28 +606,81 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
         path = path.slice(basePath.length) || '/';
       }
       const page = review ? await review(request, path) : undefined;
-      if (page) return page;
+      if (page) return { response: page, route: '/review/*' };
       const matching = routes.filter((r) => r.pattern.test(path));
       if (matching.length === 0) throw notFound();
       // HEAD is GET without the body (the node adapter and fetch hosts drop it).
       const method = request.method === 'HEAD' ? 'GET' : request.method;
-      const route = matching.find((r) => r.method === method);
+      route = matching.find((r) => r.method === method);
       if (!route) {
         const methods = matching.map((r) => r.method);
         if (methods.includes('GET')) methods.push('HEAD');
         const allowed = [...new Set(methods)].join(', ');
-        return json(errorBody('METHOD_NOT_ALLOWED', `Use ${allowed} here.`), 405, { allow: allowed });
+        const response = json(errorBody('METHOD_NOT_ALLOWED', `Use ${allowed} here.`), 405, {
+          allow: allowed,
+        });
+        return { response, route: routeName(matching[0]!) };
       }
       const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeSegment);
-      const accountId = route.public ? '' : await tokens.verify(request.headers.get('authorization'));
-      const response = await route.handle({ request, url, params, accountId });
-      return request.method === 'HEAD'
-        ? new Response(null, { status: response.status, headers: response.headers })
-        : response;
+      if (!route.public) accountId = await tokens.verify(request.headers.get('authorization'));
+      const response = await route.handle({ request, url, params, accountId: accountId ?? '' });
+      return {
+        response:
+          request.method === 'HEAD'
+            ? new Response(null, { status: response.status, headers: response.headers })
+            : response,
+        route: routeName(route),
+        ...(accountId ? { accountId } : {}),
+      };
     } catch (error) {
-      return errorResponse(error);
+      return {
+        response: errorResponse(error),
+        route: route ? routeName(route) : 'unmatched',
+        ...(accountId ? { accountId } : {}),
+      };
     }
+  }
+
+  const logger = options.logger;
+  const onRequest = options.onRequest;
+  if (!logger && !onRequest) return async (request) => (await dispatch(request)).response;
+  return async function handle(request: Request): Promise<Response> {
+    const started = performance.now();
+    const requestId = requestIdOf(request);
+    const { response, route, accountId } = await dispatch(request);
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    // The answer's headers may be immutable (a fetched Response); the id goes on a copy then.
+    let answer = response;
+    try {
+      answer.headers.set('x-request-id', requestId);
+    } catch {
+      answer = new Response(response.body, response);
+      answer.headers.set('x-request-id', requestId);
+    }
+    onRequest?.({ method: request.method, route, status: response.status, ms });
+    logger?.info(
+      {
+        requestId,
+        method: request.method,
+        route,
+        status: response.status,
+        ms,
+        ...(accountId ? { accountId } : {}),
+      },
+      'request',
+    );
+    return answer;
   };
+}
+
+/** Compares two strings in time that does not depend on where they differ. */
+function sameSecret(given: string, expected: string): boolean {
+  const a = new TextEncoder().encode(given);
+  const b = new TextEncoder().encode(expected);
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
+  return difference === 0;
 }
 
 /** A file record as `GET /app/docs/{fileId}` answers it (the original service's field names). */

@@ -431,10 +431,23 @@ export function openApiDocument(engine: Engine, basePath = ''): object {
         "The account's usage by UTC day (jobs, failed jobs, pages, pages OCRed, processing ms), totals and page quotas",
       security: secured,
       parameters: [
-        { name: 'from', in: 'query', schema: { type: 'string', format: 'date' }, description: 'default: first day of this month' },
-        { name: 'to', in: 'query', schema: { type: 'string', format: 'date' }, description: 'default: today (UTC)' },
+        {
+          name: 'from',
+          in: 'query',
+          schema: { type: 'string', format: 'date' },
+          description: 'default: first day of this month',
+        },
+        {
+          name: 'to',
+          in: 'query',
+          schema: { type: 'string', format: 'date' },
+          description: 'default: today (UTC)',
+        },
       ],
-      responses: { ...ok({ type: 'object', required: ['from', 'to', 'days', 'total', 'quotas'] }), ...errors(400, 401) },
+      responses: {
+        ...ok({ type: 'object', required: ['from', 'to', 'days', 'total', 'quotas'] }),
+        ...errors(400, 401),
+      },
     },
   };
   // The calls the original service's own clients make beyond the written interface (docs/compatibility.md).

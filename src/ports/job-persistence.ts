@@ -90,6 +90,8 @@ export interface JobPersistence extends WebhookOutbox, UsageLedger {
   insertTask(task: StoredTask, raise?: RaiseEvents): Promise<void>;
   getTask(accountId: string, taskId: string): Promise<StoredTask | undefined>;
   listTasks(query: TaskQuery): Promise<StoredTask[]>;
+  /** Tasks of every account with the status (for metrics). */
+  countTasks(status: StoredTask['status']): Promise<number>;
   updateTask(task: StoredTask, expectedVersion: number, raise?: RaiseEvents): Promise<boolean>;
 
   /** Settings of an account (limits, locale, subscriptions), replaced by a later put. */

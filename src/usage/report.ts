@@ -31,9 +31,13 @@ export async function usageReport(
   }
   const span = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
   if (span < 0 || span >= MAX_DAYS) {
-    throw new DocexError('INVALID_ARGUMENT', `from must be a day before to, at most ${MAX_DAYS} days apart.`, {
-      details: [{ path: '/from', message: `at most ${MAX_DAYS} days before to` }],
-    });
+    throw new DocexError(
+      'INVALID_ARGUMENT',
+      `from must be a day before to, at most ${MAX_DAYS} days apart.`,
+      {
+        details: [{ path: '/from', message: `at most ${MAX_DAYS} days before to` }],
+      },
+    );
   }
   const days = await ledger.listUsage(accountId, from, to);
   const month = await ledger.listUsage(accountId, monthStart(now), today);

@@ -105,7 +105,7 @@ export async function readLines(file: string): Promise<Array<Record<string, unkn
 export function spawnCli(
   argv: string[],
   cwd = REPO,
-  options: { peakMemory?: boolean } = {},
+  options: { peakMemory?: boolean; env?: Record<string, string> } = {},
 ): ChildProcess & { output: { stdout: string; stderr: string } } {
   // peakMemory: the child reports its peak resident memory on exit (see peakRssMb).
   const hook = options.peakMemory ? ['--import', path.join(REPO, 'test/cli/peak-memory.ts')] : [];
@@ -115,7 +115,7 @@ export function spawnCli(
     {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: '0' },
+      env: { ...process.env, FORCE_COLOR: '0', ...options.env },
     },
   );
   const output = { stdout: '', stderr: '' };
@@ -137,5 +137,20 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
     if (child.exitCode !== null || child.signalCode !== null)
       resolve({ code: child.exitCode, signal: child.signalCode });
     else child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+}
+
+/** The URL a spawned `docex serve` says it listens on; rejects when it ends first. */
+export function listeningUrl(
+  child: ChildProcess & { output: { stdout: string; stderr: string } },
+): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const look = (): void => {
+      const found = /listening on (http:\/\/[^\s"]+)/.exec(child.output.stdout);
+      if (found) resolve(found[1]!);
+    };
+    child.stdout!.on('data', look);
+    look();
+    child.once('exit', () => reject(new Error(`serve ended: ${child.output.stderr}${child.output.stdout}`)));
   });
 }

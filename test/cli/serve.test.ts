@@ -36,6 +36,7 @@ async function start(
     dataDir,
     clients,
     log: (line) => log.push(line),
+    logLevel: 'silent',
   });
   running.push(server);
   return { server, log };
@@ -157,6 +158,7 @@ describe('docex serve', () => {
         dataDir: path.join(dir, 'bad'),
         clients: ['no-secret'],
         log: () => undefined,
+        logLevel: 'silent',
       }),
     ).rejects.toThrow(/ID:SECRET/);
   });

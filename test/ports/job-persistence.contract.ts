@@ -375,6 +375,9 @@ export function describeJobPersistence(name: string, make: MakePersistence): voi
         expect((await p.listTasks({ accountId: A, status: 'completed', fileId })).map((t) => t.id)).toEqual([
           t2.id,
         ]);
+        // Counted over every account (metrics): t1, t3 and B's task open, t2 completed.
+        expect(await p.countTasks('open')).toBe(3);
+        expect(await p.countTasks('completed')).toBe(1);
         // Another account cannot change a task it does not own.
         expect(await p.updateTask({ ...t1, accountId: B, status: 'completed', version: 2 }, 1)).toBe(false);
         expect((await p.getTask(A, t1.id))!.status).toBe('open');

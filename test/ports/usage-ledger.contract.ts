@@ -30,7 +30,11 @@ export function describeUsageLedger(name: string, make: MakePersistence): void {
     it('adds figures up by account and day, oldest day first, within the range asked', async () => {
       const p = await open();
       await p.addUsage(A, '2026-11-23', figures());
-      await p.addUsage(A, '2026-11-23', figures({ failedJobs: 1, pages: 2, ocrPages: 0, processingMs: 100.6 }));
+      await p.addUsage(
+        A,
+        '2026-11-23',
+        figures({ failedJobs: 1, pages: 2, ocrPages: 0, processingMs: 100.6 }),
+      );
       await p.addUsage(A, '2026-11-21', figures({ pages: 7 }));
       await p.addUsage(A, '2026-12-01', figures({ pages: 9 }));
       await p.addUsage(B, '2026-11-23', figures({ pages: 100 }));
@@ -50,7 +54,9 @@ export function describeUsageLedger(name: string, make: MakePersistence): void {
     it('counts every one of many additions made at once', async () => {
       const p = await open();
       await Promise.all(
-        Array.from({ length: 20 }, () => p.addUsage(A, '2026-11-23', figures({ pages: 1, processingMs: 10 }))),
+        Array.from({ length: 20 }, () =>
+          p.addUsage(A, '2026-11-23', figures({ pages: 1, processingMs: 10 })),
+        ),
       );
       const [day] = await p.listUsage(A, '2026-11-23', '2026-11-23');
       expect(day).toMatchObject({ jobs: 20, pages: 20, ocrPages: 20, processingMs: 200 });

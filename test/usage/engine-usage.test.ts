@@ -99,7 +99,11 @@ describe('usage', () => {
 
   it('refuses a range that is not days, is reversed or spans more than a year', async () => {
     const engine = newEngine();
-    for (const range of [{ from: '2026-13-01' }, { from: '2026-11-24', to: '2026-11-23' }, { from: '2025-01-01' }]) {
+    for (const range of [
+      { from: '2026-13-01' },
+      { from: '2026-11-24', to: '2026-11-23' },
+      { from: '2025-01-01' },
+    ]) {
       await expect(engine.getUsage(range)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     }
   });
@@ -114,7 +118,11 @@ describe('quotas', () => {
     const file = await engine.upload(two, { accountId: 'acme' });
     const before = (await engine.listJobs({ accountId: 'acme' })).length;
     await expect(
-      engine.invoke('svc.extract', { inputs: { file_id: file.fileId, product_ids: ['invoices'] } }, { accountId: 'acme' }),
+      engine.invoke(
+        'svc.extract',
+        { inputs: { file_id: file.fileId, product_ids: ['invoices'] } },
+        { accountId: 'acme' },
+      ),
     ).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', retryAfterSeconds: 12 * 3600 });
     expect(await engine.listJobs({ accountId: 'acme' })).toHaveLength(before);
     // Another account has its own day; a raised quota lets the same work through.

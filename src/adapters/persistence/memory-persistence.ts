@@ -213,6 +213,11 @@ export function createMemoryPersistence(): JobPersistence {
       return task && task.accountId === accountId ? structuredClone(task) : undefined;
     },
 
+    async countTasks(status) {
+      open();
+      return [...tasks.values()].filter((t) => t.status === status).length;
+    },
+
     async listTasks(query) {
       open();
       return (

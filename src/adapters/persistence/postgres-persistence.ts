@@ -471,6 +471,13 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
       return rows[0]?.body;
     },
 
+    async countTasks(status) {
+      const { rows } = await query<{ n: string }>(`SELECT count(*) AS n FROM ${s}.tasks WHERE status = $1`, [
+        status,
+      ]);
+      return Number(rows[0]?.n ?? 0);
+    },
+
     async listTasks(q) {
       const values: unknown[] = [q.accountId];
       const where = ['account_id = $1'];

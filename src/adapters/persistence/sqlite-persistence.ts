@@ -158,8 +158,10 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
       WHERE id = @id AND account_id = @accountId AND version = @expected`),
     putAccount: db.prepare(`INSERT INTO accounts (account_id, body) VALUES (?, ?)
       ON CONFLICT (account_id) DO UPDATE SET body = excluded.body`),
+    countTasks: db.prepare('SELECT count(*) AS n FROM tasks WHERE status = ?'),
     listAccounts: db.prepare('SELECT account_id, body FROM accounts ORDER BY account_id'),
-    addUsage: db.prepare(`INSERT INTO usage (account_id, day, jobs, failed_jobs, pages, ocr_pages, processing_ms)
+    addUsage:
+      db.prepare(`INSERT INTO usage (account_id, day, jobs, failed_jobs, pages, ocr_pages, processing_ms)
       VALUES (@accountId, @day, @jobs, @failedJobs, @pages, @ocrPages, @processingMs)
       ON CONFLICT (account_id, day) DO UPDATE SET jobs = jobs + excluded.jobs,
         failed_jobs = failed_jobs + excluded.failed_jobs, pages = pages + excluded.pages,
@@ -365,6 +367,11 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     async getTask(accountId, taskId) {
       live();
       return parse<StoredTask>(q.getTask.get(taskId, accountId));
+    },
+
+    async countTasks(status) {
+      live();
+      return (q.countTasks.get(status) as { n: number }).n;
     },
 
     async listTasks(query) {
