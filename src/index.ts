@@ -63,3 +63,8 @@ export type { ReviewTask } from './tasks/review-tasks.js';
 export type { RulesRecord, Check, Condition } from './conditions/types.js';
 export type { ResultField, SplitFieldResult } from './extraction/types.js';
 export type { ReviewOptions } from './review/review-routes.js';
+export type { Logger } from './ports/logger.js';
+export { silentLogger } from './ports/logger.js';
+export { logEngine } from './observability/engine-log.js';
+export type { UsageDay, UsageFigures, UsageLedger } from './ports/usage-ledger.js';
+export type { EngineMetrics, MetricsSource, RequestObservation } from './observability/metrics.js';

@@ -38,8 +38,9 @@ export function createProgress(mode: ProgressMode, total: number, stream: Progre
       stop() {},
     };
   }
+  const keepAbove = writesAboveTheBar(stream);
   const bar = new SingleBar({
-    stream: stream as NodeJS.WritableStream,
+    stream: keepAbove.barStream as NodeJS.WritableStream,
     format:
       ' {bar} {percentage}% | {value}/{total} files | {rate} files/s | ETA {eta_formatted} | {failed} failed',
     barsize: 30,
@@ -66,6 +67,44 @@ export function createProgress(mode: ProgressMode, total: number, stream: Progre
       if (stopped) return;
       stopped = true;
       bar.stop();
+      keepAbove.restore();
+    },
+  };
+}
+
+/**
+ * While the bar runs, whatever else writes to its stream (leptonica's and tesseract's messages from
+ * OCR worker threads, piped to stderr by Node, a warning) gets a line of its own above the bar instead
+ * of being written into it: on a terminal the bar's line is cleared first and the bar is drawn again
+ * below at its next redraw. The bar itself writes through `barStream`, straight to the stream.
+ */
+function writesAboveTheBar(stream: ProgressStream): { barStream: ProgressStream; restore(): void } {
+  type Write = (chunk: unknown, ...rest: unknown[]) => unknown;
+  const target = stream as unknown as { write: Write };
+  const own = Object.prototype.hasOwnProperty.call(target, 'write');
+  const previous = target.write;
+  const write = previous.bind(target) as Write;
+  const barStream = {
+    write: (text: string) => write(text),
+    get isTTY() {
+      return stream.isTTY === true;
+    },
+    get columns() {
+      return stream.columns ?? 80;
+    },
+  };
+  let atLineStart = true;
+  target.write = (chunk: unknown, ...rest: unknown[]) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+    const clear = atLineStart && stream.isTTY === true ? '\r\x1b[K' : '';
+    atLineStart = text.endsWith('\n');
+    return write(clear + text, ...rest.filter((r) => typeof r === 'function'));
+  };
+  return {
+    barStream,
+    restore() {
+      if (own) target.write = previous;
+      else delete (target as { write?: Write }).write;
     },
   };
 }

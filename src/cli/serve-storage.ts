@@ -1,13 +1,14 @@
 import path from 'node:path';
 
-import { createPostgresPersistence } from '../adapters/persistence/postgres-persistence.js';
 import { createSqlitePersistence } from '../adapters/persistence/sqlite-persistence.js';
 import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
 import type { FileStore } from '../ports/file-store.js';
 import type { JobPersistence } from '../ports/job-persistence.js';
 import type * as S3Store from '../adapters/stores/s3-file-store.js';
+import type * as PostgresPersistence from '../adapters/persistence/postgres-persistence.js';
 
 type S3StoreModule = typeof S3Store;
+type PostgresModule = typeof PostgresPersistence;
 
 /** Where `docex serve` keeps its state: the embedded defaults, or shared storage for several machines. */
 export interface ServeStorage {
@@ -65,12 +66,22 @@ export async function openServeStorage(options: {
   databaseSchema?: string | undefined;
   files?: string | undefined;
 }): Promise<ServeStorage> {
-  const persistence = options.databaseUrl
-    ? createPostgresPersistence({
-        connectionString: options.databaseUrl,
-        ...(options.databaseSchema ? { schema: options.databaseSchema } : {}),
-      })
-    : createSqlitePersistence({ path: path.join(options.dataDir, 'docex.db') });
+  let persistence: JobPersistence;
+  if (options.databaseUrl) {
+    // pg is an optional peer dependency: loaded only when PostgreSQL is asked for.
+    let module: PostgresModule;
+    try {
+      module = await import('../adapters/persistence/postgres-persistence.js');
+    } catch (error) {
+      throw new Error(`PostgreSQL needs the pg package: npm install pg (${(error as Error).message})`);
+    }
+    persistence = module.createPostgresPersistence({
+      connectionString: options.databaseUrl,
+      ...(options.databaseSchema ? { schema: options.databaseSchema } : {}),
+    });
+  } else {
+    persistence = createSqlitePersistence({ path: path.join(options.dataDir, 'docex.db') });
+  }
   const where = options.databaseUrl ? `PostgreSQL (schema ${options.databaseSchema ?? 'docex'})` : 'SQLite';
   if (options.files?.startsWith('s3://')) {
     const s3 = parseS3Url(options.files);

@@ -221,6 +221,32 @@ describe('requests', () => {
     expect((await send(s.url)).status).toBe(401);
   });
 
+  it("Node's fetch (undici) sees the 413 or 401 of a large body the handler refused unread, not EPIPE", async () => {
+    // The handler reads 1 MB at most, as an upload limit does, then answers; the client is still sending.
+    const s = await serve(async (request) => {
+      const reader = request.body!.getReader();
+      let read = 0;
+      while (read <= 1024 * 1024) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        read += value.byteLength;
+      }
+      await reader.cancel();
+      return json({ code: 'FILE_TOO_LARGE' }, 413);
+    });
+    const unread = await serve(async () => json({ code: 'UNAUTHORIZED' }, 401));
+    for (const [url, status] of [
+      [s.url, 413],
+      [unread.url, 401],
+    ] as const) {
+      for (const mb of [2, 64]) {
+        const answer = await fetch(url, { method: 'POST', body: new Uint8Array(mb * 1024 * 1024) });
+        expect(answer.status).toBe(status);
+        expect(await answer.json()).toEqual({ code: status === 413 ? 'FILE_TOO_LARGE' : 'UNAUTHORIZED' });
+      }
+    }
+  });
+
   it('takes the protocol from x-forwarded-proto only when trustProxy is set', async () => {
     const handler: FetchHandler = async (request) => json({ url: request.url });
     const trusting = await serve(handler, { trustProxy: true });
