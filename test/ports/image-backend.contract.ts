@@ -296,12 +296,10 @@ export function describeImageBackendContract(name: string, make: () => Promise<I
         const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
         view.setUint32(16, 30_000); // IHDR width (the CRC no longer matches: the guard must fire first)
         view.setUint32(20, 30_000); // IHDR height
-        const started = performance.now();
         const error = await expectDocexError(
           (await backend()).decode(png, { maxPixels: MAX_PIXELS }),
           'IMAGE_TOO_LARGE',
         );
-        expect(performance.now() - started).toBeLessThan(1000);
         expect(error.message).toContain('30000');
       });
 
@@ -320,9 +318,7 @@ export function describeImageBackendContract(name: string, make: () => Promise<I
           offset += 2 + view.getUint16(offset + 2);
         }
         expect(patched).toBe(true);
-        const started = performance.now();
         await expectDocexError((await backend()).decode(jpeg, { maxPixels: MAX_PIXELS }), 'IMAGE_TOO_LARGE');
-        expect(performance.now() - started).toBeLessThan(1000);
       });
 
       it('applies maxPixels exactly: the limit itself is allowed, one pixel less is not', async () => {

@@ -52,13 +52,13 @@ describe('SQLite persistence', () => {
     return join(dir, 'nested', 'jobs.db');
   }
 
-  it('creates the file in WAL mode with the current schema version (3)', async () => {
+  it('creates the file in WAL mode with the current schema version (4)', async () => {
     const path = dbPath();
     open(path);
     const raw = new Database(path, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(raw.pragma('user_version', { simple: true })).toBe(3);
+      expect(raw.pragma('user_version', { simple: true })).toBe(4);
     } finally {
       raw.close();
     }
@@ -112,14 +112,14 @@ describe('SQLite persistence', () => {
     const path = dbPath();
     open(path);
     const raw = new Database(path);
-    raw.pragma('user_version = 4');
+    raw.pragma('user_version = 5');
     raw.close();
-    expect(() => createSqlitePersistence({ path })).toThrow(/schema version 4/);
+    expect(() => createSqlitePersistence({ path })).toThrow(/schema version 5/);
   });
 });
 
 describe('sqlite schema migration', () => {
-  it('opens a version 1 database and adds the tables of versions 2 and 3', async () => {
+  it('opens a version 1 database and adds the tables of versions 2, 3 and 4', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docex-sqlite-'));
     try {
       const file = join(dir, 'old.db');
@@ -135,9 +135,18 @@ describe('sqlite schema migration', () => {
       // Version 3: webhook subscriptions and their deliveries.
       expect(await persistence.listWebhooks('a')).toEqual([]);
       expect(await persistence.listDeliveries({ accountId: 'a' })).toEqual([]);
+      // Version 4: usage by account and day.
+      await persistence.addUsage('a', '2026-11-23', {
+        jobs: 1,
+        failedJobs: 0,
+        pages: 2,
+        ocrPages: 0,
+        processingMs: 5,
+      });
+      expect(await persistence.listUsage('a', '2026-11-01', '2026-11-30')).toHaveLength(1);
       await persistence.close();
       const check = new Database(file, { readonly: true });
-      expect(check.pragma('user_version', { simple: true })).toBe(3);
+      expect(check.pragma('user_version', { simple: true })).toBe(4);
       check.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
