@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flateContentBomb, jpegHeaderBomb, manyImages, nestedSaves } from '../../bench/lib/hostile-pdfs.js';
 import { call, form, token, type Json } from '../http/harness.js';
-import { exited, invoicePdf, spawnCli } from './cli-helpers.js';
+import { exited, invoicePdf, listeningUrl, spawnCli } from './cli-helpers.js';
 
 /** The codes of a file that needs too much memory: memory's, or time's when a busy machine gets there first. */
 const RESOURCE = /^PDF_(RESOURCE_LIMIT|TOO_COMPLEX)$/;
@@ -69,14 +69,7 @@ beforeAll(async () => {
     '--client',
     `${B.id}:${B.secret}:${B.account}`,
   ]);
-  url = await new Promise<string>((resolve, reject) => {
-    const look = (): void => {
-      const found = /listening on (http:\/\/\S+)/.exec(server.output.stdout);
-      if (found) resolve(found[1]!);
-    };
-    server.stdout!.on('data', look);
-    server.once('exit', () => reject(new Error(`serve ended: ${server.output.stderr}`)));
-  });
+  url = await listeningUrl(server);
   [tokenA, tokenB] = await Promise.all([token(url, A.id, A.secret), token(url, B.id, B.secret)]);
 });
 

@@ -6,7 +6,6 @@
  * result (exactly once in effect), and its result be readable from every process, the restarted one
  * included.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -17,7 +16,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 
 import { startS3Server, S3_CREDENTIALS, type S3Server } from '../../bench/lib/throwaway-s3.js';
 import { call, form, token } from '../http/harness.js';
-import { exited, invoicePdf, REPO } from './cli-helpers.js';
+import { exited, invoicePdf, listeningUrl, REPO, spawnCli } from './cli-helpers.js';
 
 const url = inject('pgUrl');
 if (!url) console.warn(`serve scale-out test skipped: ${inject('pgSkipReason')}`);
@@ -29,7 +28,7 @@ const IN_FLIGHT = 6;
 const NAMES = ['a', 'b', 'c'] as const;
 const VICTIM = 'b';
 
-type Child = ChildProcess & { output: { stdout: string; stderr: string } };
+type Child = ReturnType<typeof spawnCli>;
 
 describe.skipIf(!url)('three docex serve processes on PostgreSQL and S3, one SIGKILLed', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -53,9 +52,7 @@ describe.skipIf(!url)('three docex serve processes on PostgreSQL and S3, one SIG
     root = await fs.mkdtemp(path.join(os.tmpdir(), 'docex-scale-out-'));
     s3 = await startS3Server();
     const tokenSecret = randomBytes(32).toString('hex');
-    const env = {
-      ...process.env,
-      FORCE_COLOR: '0',
+    const env: Record<string, string> = {
       DOCEX_DATABASE_URL: url,
       DOCEX_DATABASE_SCHEMA: schema,
       DOCEX_FILES: `s3://${s3.bucket}/scale-out?endpoint=${encodeURIComponent(s3.endpoint)}&path-style=1`,
@@ -65,12 +62,8 @@ describe.skipIf(!url)('three docex serve processes on PostgreSQL and S3, one SIG
       AWS_REGION: 'us-east-1',
     };
     async function start(name: string): Promise<{ child: Child; base: string }> {
-      const child = spawn(
-        process.execPath,
+      const child = spawnCli(
         [
-          '--import',
-          'tsx',
-          path.join(REPO, 'test/cli/run-cli.ts'),
           'serve',
           '--port',
           '0',
@@ -79,20 +72,11 @@ describe.skipIf(!url)('three docex serve processes on PostgreSQL and S3, one SIG
           '--client',
           `${CLIENT.id}:${CLIENT.secret}`,
         ],
-        { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env },
-      ) as Child;
-      child.output = { stdout: '', stderr: '' };
-      child.stdout!.setEncoding('utf8').on('data', (t: string) => (child.output.stdout += t));
-      child.stderr!.setEncoding('utf8').on('data', (t: string) => (child.output.stderr += t));
+        REPO,
+        { env },
+      );
       children.push(child);
-      const base = await new Promise<string>((resolve, reject) => {
-        const look = (): void => {
-          const found = /listening on (http:\/\/\S+) \((.*)\)/.exec(child.output.stdout);
-          if (found) resolve(found[1]!);
-        };
-        child.stdout!.on('data', look);
-        child.once('exit', () => reject(new Error(`serve ${name} ended: ${child.output.stderr}`)));
-      });
+      const base = await listeningUrl(child);
       expect(child.output.stdout).toContain(
         `PostgreSQL (schema ${schema}), files in s3://${s3!.bucket}/scale-out`,
       );

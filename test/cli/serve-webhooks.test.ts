@@ -5,7 +5,6 @@
  * for every accepted file, under one event id per file: a delivery cut short by the kill may come
  * again (at least once), with the same `webhook-id`, never as a second event.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,24 +13,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../docs/examples/verify-webhook.mjs';
 import { call, form, token } from '../http/harness.js';
 import { startReceiver, until, type Receiver } from '../webhooks/receiver.js';
-import { exited, invoicePdf, REPO } from './cli-helpers.js';
+import { exited, invoicePdf, listeningUrl, REPO, spawnCli } from './cli-helpers.js';
 
 const CLIENT = { id: 'hooks', secret: 'hooks-secret-0123456789abcdef' };
 const FILES = 40;
 const KILL_AFTER = 8;
 
-type Child = ReturnType<typeof spawn> & { output: { stdout: string; stderr: string } };
+type Child = ReturnType<typeof spawnCli>;
 const children: Child[] = [];
 let receiver: Receiver | undefined;
 let dir = '';
 
 function serve(dataDir: string, flag: boolean): Child {
-  const child = spawn(
-    process.execPath,
+  const child = spawnCli(
     [
-      '--import',
-      'tsx',
-      path.join(REPO, 'test/cli/run-cli.ts'),
       'serve',
       '--port',
       '0',
@@ -41,29 +36,11 @@ function serve(dataDir: string, flag: boolean): Child {
       `${CLIENT.id}:${CLIENT.secret}`,
       ...(flag ? ['--webhooks-allow-private'] : []),
     ],
-    {
-      cwd: REPO,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: '0', DOCEX_WEBHOOKS_ALLOW_PRIVATE: flag ? '' : '1' },
-    },
-  ) as Child;
-  const output = { stdout: '', stderr: '' };
-  child.stdout!.setEncoding('utf8').on('data', (t: string) => (output.stdout += t));
-  child.stderr!.setEncoding('utf8').on('data', (t: string) => (output.stderr += t));
-  children.push(Object.assign(child, { output }));
+    REPO,
+    { env: { DOCEX_WEBHOOKS_ALLOW_PRIVATE: flag ? '' : '1' } },
+  );
+  children.push(child);
   return child;
-}
-
-function listening(child: Child): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    const look = (): void => {
-      const found = /listening on (http:\/\/\S+)/.exec(child.output.stdout);
-      if (found) resolve(found[1]!);
-    };
-    child.stdout!.on('data', look);
-    look();
-    child.once('exit', () => reject(new Error(`serve ended: ${child.output.stderr}`)));
-  });
 }
 
 afterAll(async () => {
@@ -79,7 +56,7 @@ describe('docex serve: webhooks across a SIGKILL and a restart', () => {
     receiver = await startReceiver();
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'docex-serve-hooks-'));
     const first = serve(dir, true);
-    let url = await listening(first);
+    let url = await listeningUrl(first);
     let bearer = await token(url, CLIENT.id, CLIENT.secret);
     const created = await call(url, '/webhooks', {
       token: bearer,
@@ -118,7 +95,7 @@ describe('docex serve: webhooks across a SIGKILL and a restart', () => {
     expect((await exited(first)).signal).toBe('SIGKILL');
 
     const second = serve(dir, false);
-    url = await listening(second);
+    url = await listeningUrl(second);
     bearer = await token(url, CLIENT.id, CLIENT.secret);
     await until(
       () => new Set(receiver!.received.map((r) => fileOf(r.body))).size >= accepted.length,
