@@ -156,14 +156,36 @@ async function openTask(index) {
   await renderTask();
 }
 
-/** @param {Field} field */
+/**
+ * The field's input, holding its value as extracted (`data-initial` remembers it, so completing can
+ * tell what the reviewer changed). A value no text box can hold (a table: line items) is shown read
+ * only and always kept as extracted.
+ * @param {Field} field
+ */
 function inputFor(field) {
   const input = el('input', { 'data-field-id': field.fieldId, name: field.fieldId });
-  if (field.kind === 'date') input.type = 'date';
+  if (isTable(field.value)) {
+    const rows = /** @type {{ rows: unknown[] }} */ (field.value).rows.length;
+    Object.assign(input, {
+      readOnly: true,
+      value: `table, ${rows} row${rows === 1 ? '' : 's'} (kept as extracted)`,
+    });
+    input.dataset.kept = 'true';
+  } else if (field.kind === 'date') input.type = 'date';
   else if (field.kind === 'amount') Object.assign(input, { type: 'number', step: '0.01' });
   else if (field.kind === 'integer') Object.assign(input, { type: 'number', step: '1' });
-  input.value = typeof field.value === 'string' ? field.value : '';
+  if (!input.dataset.kept) input.value = typeof field.value === 'string' ? field.value : '';
+  input.dataset.initial = input.value;
   return input;
+}
+
+/** @param {unknown} value */
+function isTable(value) {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray(/** @type {{ rows?: unknown }} */ (value).rows)
+  );
 }
 
 async function renderTask() {
@@ -366,7 +388,14 @@ async function complete() {
     const input = /** @type {HTMLInputElement | null} */ (
       document.querySelector(`input[data-field-id="${CSS.escape(field.fieldId)}"]`)
     );
-    const value = input?.value.trim() ?? '';
+    // Nothing the reviewer did not change is changed: a table is left out (kept as extracted), an
+    // input left as it was confirms the value as extracted (not as the input shows it).
+    if (!input || input.dataset.kept) continue;
+    if (input.value === input.dataset.initial) {
+      if (typeof field.value === 'string' || field.value === null) values[field.fieldId] = field.value;
+      continue;
+    }
+    const value = input.value.trim();
     values[field.fieldId] = value === '' ? null : value;
   }
   const error = document.getElementById('task-error');
