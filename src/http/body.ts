@@ -42,7 +42,7 @@ export async function readBody(
   return out;
 }
 
-/** A JSON body, whatever the Content-Type says (decisions.md); `object` requires a JSON object. */
+/** A JSON body, whatever the Content-Type says (docs/decisions.md); `object` requires a JSON object. */
 export async function readJson(
   request: Request,
   maxBytes: number,

@@ -88,7 +88,7 @@ const V1_KEYS = new Set([
 ]);
 
 /**
- * The service's HTTP interface (v1 and v2, decisions.md) as a web-standard handler:
+ * The service's HTTP interface (v1 and v2, docs/interface.md and docs/decisions.md) as a web-standard handler:
  * `(Request) => Promise<Response>`. Mount it in any host (node:http through `docex/http/node`,
  * Express, Fastify, Hono, Deno, Bun). It changes no global; errors are `{code, message, error: {code, message, details}}`
  * with the status of their code, never a stack.

@@ -8,7 +8,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 
 /**
  * The one error body: `{code, message, error: {code, message, details}}`. The `error` object is the
- * interface's (decisions.md); `code` and `message` at the top level are what the original service's
+ * interface's (docs/decisions.md); `code` and `message` at the top level are what the original service's
  * own clients read (docs/compatibility.md).
  */
 export function errorBody(code: string, message: string, details: unknown[] = []): object {

@@ -1,7 +1,7 @@
 import type { FieldDefinition, FieldKind, FieldsetDefinition, ProductDefinition } from './types.js';
 
 /**
- * The built-in product catalogue (spec/decisions.md, "Products, fieldsets and fields"), as data.
+ * The built-in product catalogue (docs/decisions.md, "Products, fieldsets and fields"), as data.
  * Fieldset ids carry no namespace: `invoice` is `svc.invoice` under the default namespace. The arrays
  * and everything in them are frozen, so no caller can change what a later catalogue starts from.
  */

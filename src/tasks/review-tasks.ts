@@ -5,7 +5,7 @@ import { READERS } from '../extraction/readers.js';
 import type { BoundingBox, ColumnRole, TableValue, VerboseFieldResult } from '../extraction/types.js';
 import type { FieldKind } from '../products/types.js';
 
-/** A review task as the library and the HTTP surface show it (decisions.md), plus its history. */
+/** A review task as the library and the HTTP surface show it (docs/decisions.md), plus its history. */
 export interface ReviewTask {
   id: string;
   fileId: string;

@@ -1,5 +1,5 @@
 /**
- * The status codes and error bodies of decisions.md, one by one, over a real HTTP server: 400, 401,
+ * The status codes and error bodies of docs/decisions.md, one by one, over a real HTTP server: 400, 401,
  * 403, 404, 405, 413 (refused while the upload streams), 415, 422, 503 and a 500 that shows nothing
  * of the error behind it.
  */
@@ -79,7 +79,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** The error body (decisions.md's `error` object, and its code and message at the top level too). */
+/** The error body (docs/decisions.md's `error` object, and its code and message at the top level too). */
 function expectError(
   answer: { status: number; body: Json; text: string },
   status: number,
@@ -610,7 +610,7 @@ describe('413 file too large', () => {
 
   // Was a bug (fixed): /fileupload/json reads the body with readJson(request, ceil(maxFileBytes*4/3) + maxJsonBytes),
   // whose overflow error is MALFORMED_REQUEST (400) "The request body is larger than N bytes.". So a
-  // base64 file far over the account's limit is answered 400 instead of 413 FILE_TOO_LARGE (decisions.md:
+  // base64 file far over the account's limit is answered 400 instead of 413 FILE_TOO_LARGE (docs/decisions.md:
   // "413 file too large"). Request: POST /fileupload/json as account with maxFileBytes 100 KB, a 1.5 MB
   // file in base64. Expected 413 FILE_TOO_LARGE; actual 400 MALFORMED_REQUEST.
   it('refuses a base64 file far over the limit with 413 too (/fileupload/json)', async () => {
@@ -922,7 +922,7 @@ describe('503 queue full', () => {
 });
 
 describe('every error code has a status', () => {
-  it('maps codes the HTTP surface answers to the statuses of decisions.md', () => {
+  it('maps codes the HTTP surface answers to the statuses of docs/decisions.md', () => {
     const expected: Record<string, number> = {
       MALFORMED_REQUEST: 400,
       UNAUTHORIZED: 401,

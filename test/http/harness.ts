@@ -265,7 +265,7 @@ export function pagesPdf(pages: number): Promise<Uint8Array> {
   return makeTextPdf(Array.from({ length: pages }, () => ({ lines: INVOICE_LINES })));
 }
 
-/** Field names of each built-in fieldset, in catalogue order (decisions.md). */
+/** Field names of each built-in fieldset, in catalogue order (docs/decisions.md). */
 export const FIELDSET_FIELDS = {
   document: [
     'document.date',
