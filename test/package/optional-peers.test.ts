@@ -30,9 +30,8 @@ function staticImports(file: string): string[] {
 }
 
 /** Every package a module reaches through static imports, with the chain that leads to it. */
-function reachedPackages(entry: string): Map<string, string[]> {
+function reachedPackages(entry: string, seen = new Set<string>()): Map<string, string[]> {
   const found = new Map<string, string[]>();
-  const seen = new Set<string>();
   const walk = (file: string, chain: string[]): void => {
     if (seen.has(file)) return;
     seen.add(file);
@@ -70,6 +69,17 @@ describe('optional peer dependencies', () => {
   it('the walk sees them where they are imported (the PostgreSQL and S3 entries)', () => {
     expect(reachedPackages(sourceOf(pkg.exports['./persistence/postgres']!)).has('pg')).toBe(true);
     expect(reachedPackages(sourceOf(pkg.exports['./stores/s3']!)).has('@aws-sdk/client-s3')).toBe(true);
+  });
+
+  it('the published files leave the evaluation tools out, and nothing published imports them', () => {
+    const files = (pkg as unknown as { files: string[] }).files;
+    expect(files).toContain('!dist/src/evaluation');
+    for (const built of [...Object.values(pkg.exports), './dist/src/cli/main.js']) {
+      const seen = new Set<string>();
+      reachedPackages(sourceOf(built), seen);
+      const evaluation = [...seen].filter((f) => path.relative(REPO, f).startsWith('src/evaluation/'));
+      expect(evaluation, built).toEqual([]);
+    }
   });
 
   it('docex serve reaches PostgreSQL and S3 only through import()', () => {
