@@ -150,7 +150,18 @@ export function createReviewRoutes(
           (a, b) =>
             b.priority - a.priority || (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0),
         );
-        return json({ tasks });
+        // The document's name beside each task (a file deleted meanwhile has none).
+        const names = new Map<string, string | undefined>();
+        for (const fileId of new Set(tasks.map((t) => t.fileId))) {
+          const file = await engine.getFile(fileId, { accountId }).catch(() => undefined);
+          names.set(fileId, file?.name);
+        }
+        return json({
+          tasks: tasks.map((t) => {
+            const fileName = names.get(t.fileId);
+            return fileName === undefined ? t : { ...t, fileName };
+          }),
+        });
       }
       let m = /^api\/tasks\/([^/]+)$/.exec(rest);
       if (m && request.method === 'GET') {

@@ -119,7 +119,11 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
 
     // The open task is listed; Enter opens the selected one (keyboard first).
     await page.waitForSelector('table.tasks tbody tr');
-    expect(await page.textContent('table.tasks')).toContain('Totals above 100 need a second look');
+    // Each task names its document, the rule's note and the fields by their labels.
+    const list = await page.textContent('table.tasks');
+    expect(list).toContain('Totals above 100 need a second look');
+    expect(list).toContain('invoice.pdf');
+    expect(list).toContain('Invoice total, Document date, Invoice line items');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#page img');
     // Evaluated in the page (a string: this file is type-checked without the DOM library).
@@ -150,6 +154,16 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     expect(Math.abs(word!.x - highlight!.x)).toBeLessThan(3);
     expect(Math.abs(word!.y - highlight!.y)).toBeLessThan(3);
 
+    expect(await page.textContent('label[for="svc.invoice.total"]')).toBe('Invoice total');
+    // Alternatives are offered once each, never the value itself.
+    const offered = await page
+      .locator('.field[data-field-id="svc.invoice.total"] .alternatives button')
+      .allTextContents();
+    const values = offered.map((t) => t.replace(/ \(\d+%\)$/, ''));
+    expect(values.length).toBeGreaterThan(0);
+    expect(new Set(values).size).toBe(values.length);
+    expect(values).not.toContain('150.00');
+
     // The first field (the total) has focus; its typed input is a number.
     expect(await page.getAttribute('input[data-field-id="svc.invoice.total"]', 'type')).toBe('number');
     expect(await page.getAttribute('input[data-field-id="svc.document.date"]', 'type')).toBe('date');
@@ -167,6 +181,7 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     await page.keyboard.press('Enter'); // accept, on to the date
     await page.keyboard.press('Control+Enter'); // complete
     await page.waitForSelector('#all-done');
+    expect(await page.textContent('#all-done')).toBe('Task completed: invoice.pdf. No open tasks left.');
 
     const result = await engine.getResult(fileId, { accountId: 'acme', timeoutMs: 5000 });
     expect(result.status).toBe('FINALISED');

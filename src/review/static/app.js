@@ -9,7 +9,7 @@
  * @typedef {{ pageNum: number, topLeft: { x: number, y: number }, bottomRight: { x: number, y: number }, tokenIds: number[] }} Box
  * @typedef {{ value: string, confidence: number, boundingBox: Box | null, text: string }} Candidate
  * @typedef {{ fieldId: string, name: string, kind: string, value: unknown, confidence: number, boundingBox: Box | null, candidates: Candidate[] }} Field
- * @typedef {{ id: string, fileId: string, status: string, note: string, field_ids: string[], priority: number, createdAt: string }} Task
+ * @typedef {{ id: string, fileId: string, fileName?: string, status: string, note: string, field_ids: string[], priority: number, createdAt: string }} Task
  * @typedef {{ task: Task, file: { fileId: string, name?: string, mediaType: string, pageCount: number }, fields: Field[] }} TaskView
  * @typedef {{ id: number, text: string, box: { x0: number, y0: number, x1: number, y1: number } }} Token
  */
@@ -119,8 +119,9 @@ async function showList() {
   const rows = tasks.map((/** @type {Task} */ task, /** @type {number} */ i) => {
     const row = el('tr', { 'data-task-id': task.id, class: i === state.selected ? 'selected' : '' }, [
       el('td', {}, [String(task.priority)]),
+      el('td', {}, [task.fileName ?? task.fileId]),
       el('td', {}, [task.note]),
-      el('td', {}, [task.field_ids.join(', ')]),
+      el('td', { title: task.field_ids.join(', ') }, [task.field_ids.map(fieldLabel).join(', ')]),
       el('td', {}, [new Date(task.createdAt).toLocaleString()]),
     ]);
     row.addEventListener('click', () => void openTask(i));
@@ -132,6 +133,7 @@ async function showList() {
       el('thead', {}, [
         el('tr', {}, [
           el('th', {}, ['Priority']),
+          el('th', {}, ['Document']),
           el('th', {}, ['Note']),
           el('th', {}, ['Fields']),
           el('th', {}, ['Created']),
@@ -208,8 +210,10 @@ async function renderTask() {
         input.blur();
       }
     });
+    // Each value once: candidates read in several places offer the same value.
+    const offered = new Set([field.value]);
     const alternatives = field.candidates
-      .filter((c) => c.value !== field.value)
+      .filter((c) => !offered.has(c.value) && offered.add(c.value))
       .slice(0, 4)
       .map((c) => {
         const button = el('button', { type: 'button', title: c.text }, [
@@ -223,7 +227,7 @@ async function renderTask() {
         return button;
       });
     const card = el('div', { class: 'field', 'data-field-id': field.fieldId }, [
-      el('label', { for: field.fieldId }, [field.name]),
+      el('label', { for: field.fieldId, title: field.fieldId }, [fieldLabel(field.fieldId)]),
       input,
       el('div', { class: 'meta' }, [
         `${field.kind} · confidence ${Math.round(field.confidence * 100)}%`,
@@ -245,6 +249,7 @@ async function renderTask() {
     ...fieldNodes,
     complete_,
     el('p', { class: 'error', id: 'task-error', role: 'alert' }),
+    el('p', { class: 'status', id: 'status', role: 'status' }),
   ]);
   const viewer = el('section', { class: 'viewer', id: 'viewer' });
   const prev = el('button', { type: 'button' }, ['◀ Page']);
@@ -410,12 +415,47 @@ async function complete() {
   }
   const { tasks } = await api('tasks');
   state.tasks = tasks;
+  const done = `Task completed: ${view.file.name ?? view.file.fileId}.`;
   if (tasks.length === 0) {
     state.view = null;
-    app.replaceChildren(el('p', { class: 'done', id: 'all-done' }, ['Task completed. No open tasks left.']));
+    app.replaceChildren(el('p', { class: 'done', id: 'all-done' }, [`${done} No open tasks left.`]));
     return;
   }
   await openTask(Math.min(state.selected, tasks.length - 1));
+  const status = document.getElementById('status');
+  if (status) status.textContent = done;
+}
+
+/** Words that are not written as the field names spell them. */
+const LABEL_WORDS = /** @type {Record<string, string>} */ ({
+  lineitems: 'line items',
+  no: 'number',
+  abn: 'ABN',
+  bsb: 'BSB',
+  iban: 'IBAN',
+  bic: 'BIC',
+  crn: 'CRN',
+  bpay: 'BPAY',
+});
+
+/**
+ * A field's label for people: `svc.invoice.subTotal` is "Invoice sub total", `svc.document.supplierABN`
+ * "Document supplier ABN" (the id stays in the title).
+ * @param {string} fieldId
+ */
+function fieldLabel(fieldId) {
+  const words = fieldId
+    .split('.')
+    .slice(-2)
+    .join(' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/\s+/)
+    .map(
+      (w) => LABEL_WORDS[w.toLowerCase()] ?? (w.length > 1 && w === w.toUpperCase() ? w : w.toLowerCase()),
+    );
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 document.addEventListener('keydown', (event) => {
