@@ -195,6 +195,103 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     await page.close();
   }, 120_000);
 
+  it('keeps the active field in view on a two-page task, and j/k/Enter/Ctrl+Enter in sequence', async () => {
+    // The total at the foot of page 2, the date at the head of page 1.
+    const pdf = await makeTextPdf([
+      { lines: INVOICE_LINES.filter((l) => !l.text.startsWith('Total')) },
+      {
+        lines: [
+          { text: 'Terms: 30 days', x: 50, y: 100, size: 12 },
+          { text: 'Total 150.00', x: 50, y: 790, size: 14, bold: true },
+        ],
+      },
+    ]);
+    const upload = await engine.uploadV2(pdf, { accountId: 'acme', name: 'two-pages.pdf' });
+    const { job } = await engine.invoke(
+      'svc.validate',
+      { inputs: { file_id: upload.fileId, product_id: 'invoices:2', rules_id: 'totals' } },
+      { accountId: 'acme' },
+    );
+    await new Promise<void>((resolve) => {
+      const off = engine.on('job', ({ job: changed }) => {
+        if (changed.id === job.id && changed.status === 'succeeded') done();
+      });
+      function done(): void {
+        off();
+        resolve();
+      }
+      void engine.getJob(job.id, { accountId: 'acme' }).then((j) => {
+        if (j.status === 'succeeded') done();
+      });
+    });
+    const task = (await engine.listTasks({ accountId: 'acme' })).find((t) => t.fileId === upload.fileId)!;
+    const view = await engine.getTaskView(task.id, { accountId: 'acme' });
+    const boxed = view.fields.filter((f) => f.boundingBox);
+    expect(new Set(boxed.map((f) => f.boundingBox!.pageNum))).toEqual(new Set([1, 2]));
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 700 } });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${origin}/review/`);
+    await page.fill('input[name=clientId]', client.clientId);
+    await page.fill('input[name=clientSecret]', client.clientSecret);
+    await page.click('button[type=submit]');
+    await page.locator('table.tasks tbody tr', { hasText: 'two-pages.pdf' }).click();
+    await page.waitForSelector('#page img');
+
+    /** The active field's id and whether its box (when it has one) lies inside the viewer and the window. */
+    const activeInView = () =>
+      page.evaluate(`(() => {
+        const card = document.querySelector('.field.active');
+        const id = card && card.getAttribute('data-field-id');
+        const mark = document.querySelector('.highlight.active');
+        const image = document.querySelector('#page img');
+        if (!mark || !image || !image.complete || image.naturalWidth === 0) return { id, inView: false };
+        const box = mark.getBoundingClientRect();
+        const viewer = document.getElementById('viewer').getBoundingClientRect();
+        const inside = (r, o) => r.top >= o.top && r.bottom <= o.bottom && r.left >= o.left && r.right <= o.right;
+        return { id, inView: inside(box, viewer) && box.top >= 0 && box.bottom <= window.innerHeight };
+      })()`) as Promise<{ id: string; inView: boolean }>;
+    const ids = view.fields.map((f) => f.fieldId);
+    const hasBox = (id: string) => view.fields.find((f) => f.fieldId === id)!.boundingBox !== null;
+    const focused = () => page.evaluate('document.activeElement && document.activeElement.tagName');
+
+    // The first field is active with the cursor in its input; Escape goes back to its card.
+    expect((await activeInView()).id).toBe(ids[0]);
+    if (hasBox(ids[0]!)) await expect.poll(async () => (await activeInView()).inView).toBe(true);
+    expect(await focused()).toBe('INPUT');
+    await page.keyboard.press('Escape');
+    expect(await focused()).toBe('DIV');
+    // j through every field: each box comes into view, no j lands in an input.
+    for (let i = 1; i < ids.length; i++) {
+      await page.keyboard.press('j');
+      expect((await activeInView()).id).toBe(ids[i]);
+      if (hasBox(ids[i]!)) await expect.poll(async () => (await activeInView()).inView).toBe(true);
+      expect(await focused()).toBe('DIV');
+    }
+    await page.keyboard.press('k');
+    expect((await activeInView()).id).toBe(ids[ids.length - 2]);
+    // No key went into an input: every one holds what it was given.
+    expect(
+      await page.evaluate(
+        "[...document.querySelectorAll('input[data-field-id]')].filter((i) => i.value !== i.dataset.initial).length",
+      ),
+    ).toBe(0);
+    // Enter edits the active field; Ctrl+Enter completes, and the page says so.
+    await page.keyboard.press('Enter');
+    expect(await focused()).toBe('INPUT');
+    expect(await page.evaluate('document.activeElement.getAttribute("data-field-id")')).toBe(
+      ids[ids.length - 2],
+    );
+    await page.keyboard.press('Control+Enter');
+    await expect
+      .poll(async () => (await page.textContent('#all-done, #status')) ?? '')
+      .toContain('Task completed: two-pages.pdf.');
+    expect((await engine.getTask(task.id, { accountId: 'acme' })).status).toBe('completed');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('keeps the API behind the session cookie and the CSRF token', async () => {
     const anonymous = await fetch(`${origin}/review/api/tasks`);
     expect(anonymous.status).toBe(401);

@@ -207,7 +207,8 @@ async function renderTask() {
         card.classList.add('accepted');
         setField(Math.min(fields.length - 1, i + 1), true);
       } else if (event.key === 'Escape') {
-        input.blur();
+        // Back to the card: j/k move on again.
+        card.focus();
       }
     });
     // Each value once: candidates read in several places offer the same value.
@@ -226,7 +227,7 @@ async function renderTask() {
         });
         return button;
       });
-    const card = el('div', { class: 'field', 'data-field-id': field.fieldId }, [
+    const card = el('div', { class: 'field', 'data-field-id': field.fieldId, tabindex: '-1' }, [
       el('label', { for: field.fieldId, title: field.fieldId }, [fieldLabel(field.fieldId)]),
       input,
       el('div', { class: 'meta' }, [
@@ -289,6 +290,8 @@ async function renderPage() {
     alt: `Page ${state.page}`,
     src: `api/files/${encodeURIComponent(file.fileId)}/pages/${state.page}?dpi=110`,
   });
+  // Boxes are placed in percent of the page: they have their place once the image has its size.
+  image.addEventListener('load', revealActive);
   page.append(image);
   fields.forEach((field, i) => {
     const box = field.boundingBox;
@@ -345,8 +348,12 @@ function takeToken(text, append) {
   input.focus();
 }
 
-/** @param {number} index @param {boolean} focus */
-function setField(index, focus) {
+/**
+ * Makes a field the active one: its card and its box marked, its page shown and its box scrolled into
+ * view; `focus` puts the cursor in its input, `focusCard` on its card (for j/k).
+ * @param {number} index @param {boolean} focus @param {boolean} [focusCard]
+ */
+function setField(index, focus, focusCard = false) {
   const view = state.view;
   if (!view) return;
   state.field = Math.max(0, Math.min(view.fields.length - 1, index));
@@ -360,13 +367,24 @@ function setField(index, focus) {
       node.classList.toggle('active', node.getAttribute('data-field-id') === field?.fieldId),
     );
   const box = field?.boundingBox;
+  // The page's image reveals the box once it has loaded (renderPage); on the page shown, at once.
   if (box && box.pageNum !== state.page) void goPage(box.pageNum);
+  else revealActive();
   if (focus && field) {
     const input = /** @type {HTMLInputElement | null} */ (
       document.querySelector(`input[data-field-id="${CSS.escape(field.fieldId)}"]`)
     );
     input?.focus();
+  } else if (focusCard && field) {
+    /** @type {HTMLElement | null} */ (
+      document.querySelector(`.field[data-field-id="${CSS.escape(field.fieldId)}"]`)
+    )?.focus();
   }
+}
+
+/** Scrolls the viewer (and the window) so that the active field's box is in view. */
+function revealActive() {
+  document.querySelector('.highlight.active')?.scrollIntoView({ block: 'center', inline: 'center' });
 }
 
 /** @param {number} page */
@@ -461,9 +479,14 @@ function fieldLabel(fieldId) {
 document.addEventListener('keydown', (event) => {
   const target = /** @type {HTMLElement} */ (event.target);
   if (target instanceof HTMLInputElement) return;
+  // Enter on a button presses it.
+  if (target instanceof HTMLButtonElement && event.key === 'Enter') return;
   if (state.view) {
-    if (event.key === 'j') setField(state.field + 1, true);
-    else if (event.key === 'k') setField(state.field - 1, true);
+    // j/k move between fields without entering their inputs (an input would take the next j as
+    // text); Enter edits the active field.
+    if (event.key === 'j') setField(state.field + 1, false, true);
+    else if (event.key === 'k') setField(state.field - 1, false, true);
+    else if (event.key === 'Enter' && !event.ctrlKey && !event.metaKey) setField(state.field, true);
     else if (event.key === 'n') void openTask(state.selected + 1);
     else if (event.key === 'p') void openTask(Math.max(0, state.selected - 1));
     else if (event.key === '+' || event.key === '=') zoom(1.25);
