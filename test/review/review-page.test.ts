@@ -17,6 +17,10 @@ const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = process.env.DOCEX_UPDATE_SCREENSHOTS
   ? path.resolve('docs/images/review-task.png')
   : path.join(os.tmpdir(), `docex-review-task-${process.pid}.png`);
+/** The same task at a phone's width (390 px). */
+const PHONE_SCREENSHOT = process.env.DOCEX_UPDATE_SCREENSHOTS
+  ? path.resolve('docs/images/review-task-phone.png')
+  : path.join(os.tmpdir(), `docex-review-task-phone-${process.pid}.png`);
 
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
@@ -172,6 +176,14 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     // A PNG of the whole task view.
     expect(readFileSync(SCREENSHOT).subarray(1, 4).toString('latin1')).toBe('PNG');
+    // At a phone's width the page is as wide as the screen, not a thumbnail beside the fields.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect
+      .poll(async () => ((await page.locator('#page img').boundingBox())?.width ?? 0) / 390)
+      .toBeGreaterThan(0.85);
+    await page.screenshot({ path: PHONE_SCREENSHOT, fullPage: true });
+    expect(readFileSync(PHONE_SCREENSHOT).subarray(1, 4).toString('latin1')).toBe('PNG');
+    await page.setViewportSize({ width: 1400, height: 1000 });
 
     // A click on a word of the page takes it as the value; then the reviewer types a correction.
     await page.click('input[data-field-id="svc.invoice.total"]');
