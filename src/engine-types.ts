@@ -396,10 +396,12 @@ export interface Engine {
   /**
    * Completes a task with the reviewer's values (keys: the task's field ids or their result names);
    * the file's result then carries them. A completed task, or another account's, is an error.
+   * `tokenIds` says, for values taken from words of the page, which words (ids of the token layer, one
+   * page): the value's box is theirs. A typed value has no box; a value confirmed unchanged keeps its.
    */
   completeTask(
     taskId: string,
-    body: { values: Record<string, unknown> },
+    body: { values: Record<string, unknown>; tokenIds?: Record<string, number[]> },
     options?: { accountId?: string },
   ): Promise<ReviewTask>;
   /**

@@ -811,13 +811,21 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
       const task = await requireTask(accountId, taskId);
       const kinds = fieldKinds();
-      const values =
-        typeof body === 'object' && body !== null ? (body as { values?: unknown }).values : undefined;
-      const completed = completeTask(task, values, {
-        namespace,
-        kindOf: (name) => kinds.get(name),
-        now: new Date().toISOString(),
-      });
+      const given = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+      // Values taken from words of the page keep those words' box: the document's words are read then.
+      const layer =
+        given.tokenIds !== undefined ? await persistence.getTokenLayer(accountId, task.fileId) : undefined;
+      const completed = completeTask(
+        task,
+        given.values,
+        {
+          namespace,
+          kindOf: (name) => kinds.get(name),
+          now: new Date().toISOString(),
+          ...(layer ? { tokens: layer.tokens } : {}),
+        },
+        given.tokenIds,
+      );
       if (
         !(await persistence.updateTask(
           completed,

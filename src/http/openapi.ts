@@ -402,7 +402,18 @@ export function openApiDocument(engine: Engine, basePath = ''): object {
         requestBody: {
           content: {
             'application/json': {
-              schema: { type: 'object', required: ['values'], properties: { values: { type: 'object' } } },
+              schema: {
+                type: 'object',
+                required: ['values'],
+                properties: {
+                  values: { type: 'object' },
+                  tokenIds: {
+                    type: 'object',
+                    description: 'for values taken from words of the page: the word ids, which give the box',
+                    additionalProperties: { type: 'array', items: { type: 'integer' }, maxItems: 200 },
+                  },
+                },
+              },
             },
           },
         },

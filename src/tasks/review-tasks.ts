@@ -4,6 +4,8 @@ import type { Condition, Prediction } from '../conditions/types.js';
 import { READERS } from '../extraction/readers.js';
 import type { BoundingBox, ColumnRole, TableValue, VerboseFieldResult } from '../extraction/types.js';
 import type { FieldKind } from '../products/types.js';
+import type { Token } from '../core/types.js';
+import { boundingBoxOf } from '../extraction/view.js';
 
 /** A review task as the library and the HTTP surface show it (docs/decisions.md), plus its history. */
 export interface ReviewTask {
@@ -86,7 +88,12 @@ export interface CompletionContext {
   /** The kind of a field by result name, to check a corrected value. */
   kindOf(name: string): FieldKind | undefined;
   now: string;
+  /** The document's words, when the completion says which words a value was taken from (`tokenIds`). */
+  tokens?: readonly Token[];
 }
+
+/** Words a reviewer may name for one value at most. */
+const MAX_TAKEN_TOKENS = 200;
 
 /** Problems listed at most in a refusal. */
 const MAX_PROBLEMS = 100;
@@ -96,7 +103,12 @@ const MAX_PROBLEMS = 100;
  * or their result names (`invoice.total`); each value is checked against the field's kind and stored
  * in its canonical form (null says the document has no value). Every problem is reported at once.
  */
-export function completeTask(stored: StoredTask, values: unknown, context: CompletionContext): StoredTask {
+export function completeTask(
+  stored: StoredTask,
+  values: unknown,
+  context: CompletionContext,
+  tokenIds?: unknown,
+): StoredTask {
   if (stored.status !== 'open') {
     throw new DocexError('TASK_ALREADY_COMPLETED', `Task ${stored.id} is already completed.`);
   }
@@ -137,6 +149,7 @@ export function completeTask(stored: StoredTask, values: unknown, context: Compl
     if (checked.ok) corrections[fieldId] = checked.value;
     else problems.push({ path, message: checked.problem });
   }
+  const located = takenBoxes(tokenIds, corrections, prefix, context.tokens ?? [], problems);
   if (problems.length > 0) {
     problems.splice(MAX_PROBLEMS);
     throw new DocexError(
@@ -152,15 +165,16 @@ export function completeTask(stored: StoredTask, values: unknown, context: Compl
     if (!(fieldId in corrections)) return field;
     const value = corrections[fieldId]!;
     const same = JSON.stringify(value) === JSON.stringify(field.value);
-    // A confirmed value keeps where it was read; a changed one has no location until a reviewer picks one.
-    const box: BoundingBox | null = same ? field.boundingBox : null;
+    // A value taken from words of the page is where those words are; a confirmed value keeps where it
+    // was read; a typed one has no location.
+    const box: BoundingBox | null = located.get(fieldId) ?? (same ? field.boundingBox : null);
     return { name: field.name, value, confidence: 1, boundingBox: box };
   });
   // A field the extraction did not have (a rule on another product's field) is added as corrected.
   for (const [fieldId, value] of Object.entries(corrections)) {
     const name = fieldId.slice(prefix.length);
     if (!data.fields.some((f) => f.name === name))
-      correctedFields.push({ name, value, confidence: 1, boundingBox: null });
+      correctedFields.push({ name, value, confidence: 1, boundingBox: located.get(fieldId) ?? null });
   }
   const next: TaskData = {
     ...data,
@@ -175,6 +189,55 @@ export function completeTask(stored: StoredTask, values: unknown, context: Compl
     version: stored.version + 1,
     data: next as unknown as Record<string, unknown>,
   };
+}
+
+/**
+ * The boxes of values taken from words (`tokenIds`: field id or result name to the ids of the words,
+ * all on one page), checked against the corrections and the document's words; problems are added.
+ */
+function takenBoxes(
+  tokenIds: unknown,
+  corrections: Record<string, unknown>,
+  prefix: string,
+  tokens: readonly Token[],
+  problems: ErrorDetail[],
+): Map<string, BoundingBox> {
+  const boxes = new Map<string, BoundingBox>();
+  if (tokenIds === undefined) return boxes;
+  if (typeof tokenIds !== 'object' || tokenIds === null || Array.isArray(tokenIds)) {
+    problems.push({ path: '/tokenIds', message: 'must be an object of field id to word ids' });
+    return boxes;
+  }
+  const byId = new Map(tokens.map((t) => [t.id, t]));
+  for (const [key, raw] of Object.entries(tokenIds).slice(0, MAX_PROBLEMS)) {
+    const fieldId = key.startsWith(prefix) ? key : prefix + key;
+    const path = `/tokenIds/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (corrections[fieldId] === undefined || corrections[fieldId] === null) {
+      problems.push({ path, message: 'names a field without a value in values' });
+      continue;
+    }
+    if (
+      !Array.isArray(raw) ||
+      raw.length === 0 ||
+      raw.length > MAX_TAKEN_TOKENS ||
+      !raw.every((id) => Number.isSafeInteger(id))
+    ) {
+      problems.push({ path, message: `must be a list of 1 to ${MAX_TAKEN_TOKENS} word ids` });
+      continue;
+    }
+    const taken = (raw as number[]).map((id) => byId.get(id));
+    if (taken.some((t) => t === undefined)) {
+      problems.push({ path, message: 'names a word the document does not have' });
+      continue;
+    }
+    const words = taken as Token[];
+    if (words.some((t) => t.pageNum !== words[0]!.pageNum)) {
+      problems.push({ path, message: 'names words of more than one page' });
+      continue;
+    }
+    boxes.set(fieldId, boundingBoxOf(words)!);
+  }
+  return boxes;
 }
 
 const DOCUMENT_TYPES = ['invoice', 'credit_note', 'receipt', 'bill', 'statement', 'other'];

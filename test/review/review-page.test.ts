@@ -289,17 +289,28 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
         "[...document.querySelectorAll('input[data-field-id]')].filter((i) => i.value !== i.dataset.initial).length",
       ),
     ).toBe(0);
-    // Enter edits the active field; Ctrl+Enter completes, and the page says so.
+    // Back to the total (page 2); Enter edits it; a word clicked on the page becomes its value, and
+    // keeps that word's box. Ctrl+Enter completes, and the page says so.
+    for (let i = ids.length - 2; i > 0; i--) await page.keyboard.press('k');
+    expect(ids[0]).toBe('svc.invoice.total');
     await page.keyboard.press('Enter');
     expect(await focused()).toBe('INPUT');
-    expect(await page.evaluate('document.activeElement.getAttribute("data-field-id")')).toBe(
-      ids[ids.length - 2],
-    );
+    expect(await page.evaluate('document.activeElement.getAttribute("data-field-id")')).toBe(ids[0]);
+    await expect.poll(() => page.textContent('#page-label')).toBe('page 2 of 2');
+    const thirty = page.locator('.token[title="30"]').first();
+    await thirty.click();
+    expect(await page.inputValue('input[data-field-id="svc.invoice.total"]')).toBe('30');
+    const thirtyId = Number(await thirty.getAttribute('data-token-id'));
     await page.keyboard.press('Control+Enter');
     await expect
       .poll(async () => (await page.textContent('#all-done, #status')) ?? '')
       .toContain('Task completed: two-pages.pdf.');
     expect((await engine.getTask(task.id, { accountId: 'acme' })).status).toBe('completed');
+    const result = await engine.getResult(upload.fileId, { accountId: 'acme', timeoutMs: 5000 });
+    if (result.status !== 'FINALISED') throw new Error(`not finalised: ${result.status}`);
+    const corrected = result.results.fields.find((f) => f.name === 'invoice.total') as FieldResult;
+    expect(corrected).toMatchObject({ value: '30.00', confidence: 1 });
+    expect(corrected.boundingBox).toMatchObject({ pageNum: 2, tokenIds: [thirtyId] });
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);

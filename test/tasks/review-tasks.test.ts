@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DocexError, type ErrorDetail } from '../../src/core/errors.js';
 import type { StoredTask } from '../../src/core/jobs.js';
+import type { Token } from '../../src/core/types.js';
 import type { BoundingBox, TableValue, VerboseFieldResult } from '../../src/extraction/types.js';
 import type { FieldKind } from '../../src/products/types.js';
 import {
@@ -498,5 +499,71 @@ describe('completeTask: the completed task', () => {
     const run = correctionRun(done)!;
     expect(run.jobCreated > JOB_CREATED).toBe(true);
     expect(run.jobCreated < '2024-05-01T10:00:00.000Z').toBe(true);
+  });
+});
+
+describe('completeTask: values taken from words of the page (tokenIds)', () => {
+  const word = (id: number, pageNum: number, x0: number, text: string): Token => ({
+    id,
+    text,
+    pageNum,
+    box: { x0, y0: 0.5, x1: x0 + 0.05, y1: 0.52 },
+    confidence: 1,
+    source: 'text',
+    lineId: id,
+  });
+  const tokens = [word(0, 1, 0.1, '999.00'), word(1, 2, 0.2, '30'), word(2, 2, 0.3, 'days')];
+  const context = { ...CONTEXT, tokens };
+
+  it('gives a taken value the box of its words, keeps a confirmed one, leaves a typed one without', () => {
+    const done = completeTask(
+      storedTask(),
+      { 'invoice.total': '30', 'document.date': '2024-03-14', 'document.currency': 'USD' },
+      context,
+      { 'svc.invoice.total': [1, 2], 'document.date': [0] },
+    );
+    const byName = new Map(dataOf(done).correctedFields!.map((f) => [f.name, f]));
+    expect(byName.get('invoice.total')!.boundingBox).toEqual({
+      pageNum: 2,
+      topLeft: { x: 0.2, y: 0.5 },
+      bottomRight: { x: 0.35, y: 0.52 },
+      tokenIds: [1, 2],
+    });
+    // Confirmed, and pointed at other words: the words win.
+    expect(byName.get('document.date')!.boundingBox!.tokenIds).toEqual([0]);
+    expect(byName.get('document.currency')!.boundingBox).toBeNull();
+  });
+
+  it('refuses word ids that are not a list, unknown, of two pages, or for a field without a value', () => {
+    const error = errorOf(() =>
+      completeTask(
+        storedTask(),
+        {
+          'invoice.total': '30',
+          'document.date': '2024-03-14',
+          'document.currency': null,
+          'document.type': 'bill',
+        },
+        context,
+        {
+          'invoice.total': [0, 1],
+          'document.date': [7],
+          'document.currency': [1],
+          'document.type': 'all',
+          'invoice.lineitems': [1],
+        },
+      ),
+    );
+    expect(error.code).toBe('INVALID_CORRECTION');
+    expect(error.details).toEqual([
+      { path: '/tokenIds/invoice.total', message: 'names words of more than one page' },
+      { path: '/tokenIds/document.date', message: 'names a word the document does not have' },
+      { path: '/tokenIds/document.currency', message: 'names a field without a value in values' },
+      { path: '/tokenIds/document.type', message: 'must be a list of 1 to 200 word ids' },
+      { path: '/tokenIds/invoice.lineitems', message: 'names a field without a value in values' },
+    ]);
+    expect(errorOf(() => completeTask(storedTask(), {}, context, [1])).details).toEqual([
+      { path: '/tokenIds', message: 'must be an object of field id to word ids' },
+    ]);
   });
 });

@@ -27,6 +27,8 @@ const state = {
   zoom: 1,
   field: 0,
   /** @type {Set<string>} */ accepted: new Set(),
+  /** Words a field's value was taken from, by field id. @type {Map<string, number[]>} */
+  taken: new Map(),
 };
 
 /**
@@ -153,6 +155,7 @@ async function openTask(index) {
   state.field = 0;
   state.zoom = 1;
   state.accepted = new Set();
+  state.taken = new Map();
   const first = state.view?.fields.find((f) => f.boundingBox);
   state.page = first?.boundingBox?.pageNum ?? 1;
   await renderTask();
@@ -197,6 +200,8 @@ async function renderTask() {
   const fieldNodes = fields.map((field, i) => {
     const input = inputFor(field);
     input.addEventListener('focus', () => setField(i, false));
+    // A typed value is no longer the words taken from the page.
+    input.addEventListener('input', () => state.taken.delete(field.fieldId));
     input.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
         event.preventDefault();
@@ -312,7 +317,7 @@ async function renderPage() {
       'data-token-id': String(token.id),
     });
     place(button, token.box.x0, token.box.y0, token.box.x1, token.box.y1);
-    button.addEventListener('click', (event) => takeToken(token.text, event.shiftKey));
+    button.addEventListener('click', (event) => takeToken(token, event.shiftKey));
     page.append(button);
   }
   viewer.replaceChildren(page);
@@ -329,9 +334,13 @@ function place(node, x0, y0, x1, y1) {
   node.style.height = `${Math.max(0.002, y1 - y0) * 100}%`;
 }
 
-/** The clicked word becomes the value of the field being corrected (with Shift: appended). */
-/** @param {string} text @param {boolean} append */
-function takeToken(text, append) {
+/**
+ * The clicked word becomes the value of the field being corrected (with Shift: appended); the words
+ * taken are remembered, so that the value keeps their box (typing afterwards forgets them).
+ * @param {Token} token @param {boolean} append
+ */
+function takeToken(token, append) {
+  const text = token.text;
   const field = state.view?.fields[state.field];
   if (!field) return;
   const input = /** @type {HTMLInputElement | null} */ (
@@ -344,7 +353,9 @@ function takeToken(text, append) {
       .replace(/[^\d.,-]/g, '')
       .replace(/,(?=\d{3}\b)/g, '')
       .replace(',', '.');
+  const before = append && input.value ? (state.taken.get(field.fieldId) ?? []) : [];
   input.value = append && input.value ? `${input.value} ${value}` : value;
+  state.taken.set(field.fieldId, [...before, token.id]);
   input.focus();
 }
 
@@ -407,6 +418,8 @@ async function complete() {
   if (!view) return;
   /** @type {Record<string, string | null>} */
   const values = {};
+  /** @type {Record<string, number[]>} */
+  const tokenIds = {};
   for (const field of view.fields) {
     const input = /** @type {HTMLInputElement | null} */ (
       document.querySelector(`input[data-field-id="${CSS.escape(field.fieldId)}"]`)
@@ -420,12 +433,14 @@ async function complete() {
     }
     const value = input.value.trim();
     values[field.fieldId] = value === '' ? null : value;
+    const taken = state.taken.get(field.fieldId);
+    if (taken && value !== '') tokenIds[field.fieldId] = taken;
   }
   const error = document.getElementById('task-error');
   try {
     await api(`tasks/${encodeURIComponent(view.task.id)}/complete`, {
       method: 'POST',
-      body: JSON.stringify({ values }),
+      body: JSON.stringify({ values, tokenIds }),
     });
   } catch (e) {
     if (error) error.textContent = /** @type {Error} */ (e).message;
