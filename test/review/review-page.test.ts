@@ -7,6 +7,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeListener } from '../../src/adapters/http/node-listener.js';
 import { createEngine, createFetchHandler, type Engine, type FieldResult } from '../../src/index.js';
+import type { TableValue } from '../../src/extraction/types.js';
 import { INVOICE_LINES, makeTextPdf } from '../helpers/make-documents.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -301,6 +302,22 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     await thirty.click();
     expect(await page.inputValue('input[data-field-id="svc.invoice.total"]')).toBe('30');
     const thirtyId = Number(await thirty.getAttribute('data-token-id'));
+
+    // The line items as a table: a cell edited, a row deleted, a row added and moved up.
+    const original = view.fields.find((f) => f.fieldId === 'svc.invoice.lineitems')!.value as TableValue;
+    expect(original.rows.length).toBe(2);
+    const last = original.headers.length - 1;
+    const editor = page.locator('.field[data-field-id="svc.invoice.lineitems"] .table-editor');
+    await editor.locator(`input[data-cell="0,${last}"]`).fill('125.00');
+    await editor.locator('button[aria-label="Delete row 2"]').click();
+    await editor.locator('button[aria-label="Add a row"]').click();
+    await editor.locator('input[data-cell="1,0"]').fill('Freight');
+    await editor.locator('button[aria-label="Move row 2 up"]').click();
+    await editor.locator(`input[data-cell="0,${last}"]`).fill('5.00');
+    expect(await page.inputValue('input[data-field-id="svc.invoice.lineitems"]')).toBe(
+      'table, 2 rows (changed)',
+    );
+    // Ctrl+Enter completes from a cell too.
     await page.keyboard.press('Control+Enter');
     await expect
       .poll(async () => (await page.textContent('#all-done, #status')) ?? '')
@@ -311,6 +328,21 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     const corrected = result.results.fields.find((f) => f.name === 'invoice.total') as FieldResult;
     expect(corrected).toMatchObject({ value: '30.00', confidence: 1 });
     expect(corrected.boundingBox).toMatchObject({ pageNum: 2, tokenIds: [thirtyId] });
+    const table = (result.results.fields.find((f) => f.name === 'invoice.lineitems') as FieldResult)
+      .value as TableValue;
+    expect(table.headers).toEqual(original.headers);
+    const added = original.headers.map((_, c) =>
+      c === 0
+        ? { value: 'Freight', boundingBox: null }
+        : c === last
+          ? { value: '5.00', boundingBox: null }
+          : null,
+    );
+    // The edited row keeps the boxes of the cells nobody touched.
+    const edited = original.rows[0]!.map((cell, c) =>
+      c === last ? { value: '125.00', boundingBox: null } : cell,
+    );
+    expect(table.rows).toEqual([added, edited]);
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);

@@ -12,6 +12,8 @@
  * @typedef {{ id: string, fileId: string, fileName?: string, status: string, note: string, field_ids: string[], priority: number, createdAt: string }} Task
  * @typedef {{ task: Task, file: { fileId: string, name?: string, mediaType: string, pageCount: number }, fields: Field[] }} TaskView
  * @typedef {{ id: number, text: string, box: { x0: number, y0: number, x1: number, y1: number } }} Token
+ * @typedef {{ value: string, boundingBox: Box | null } | null} Cell
+ * @typedef {{ headers: string[], rows: Cell[][], types?: (string | null)[] }} Table
  */
 
 const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -29,6 +31,8 @@ const state = {
   /** @type {Set<string>} */ accepted: new Set(),
   /** Words a field's value was taken from, by field id. @type {Map<string, number[]>} */
   taken: new Map(),
+  /** Tables the reviewer changed (a copy each), by field id; the others are kept as extracted. @type {Map<string, Table>} */
+  tables: new Map(),
 };
 
 /**
@@ -156,6 +160,7 @@ async function openTask(index) {
   state.zoom = 1;
   state.accepted = new Set();
   state.taken = new Map();
+  state.tables = new Map();
   const first = state.view?.fields.find((f) => f.boundingBox);
   state.page = first?.boundingBox?.pageNum ?? 1;
   await renderTask();
@@ -176,12 +181,113 @@ function inputFor(field) {
       value: `table, ${rows} row${rows === 1 ? '' : 's'} (kept as extracted)`,
     });
     input.dataset.kept = 'true';
+    input.setAttribute('aria-label', `${fieldLabel(field.fieldId)}: summary`);
   } else if (field.kind === 'date') input.type = 'date';
   else if (field.kind === 'amount') Object.assign(input, { type: 'number', step: '0.01' });
   else if (field.kind === 'integer') Object.assign(input, { type: 'number', step: '1' });
   if (!input.dataset.kept) input.value = typeof field.value === 'string' ? field.value : '';
   input.dataset.initial = input.value;
   return input;
+}
+
+/**
+ * A table field as an editable table: a row per line with a text input per cell, rows moved up and
+ * down, deleted and added. Nothing is sent for a table the reviewer did not change; a changed one is
+ * sent whole, its unchanged cells with their boxes, edited cells without. `summary` is the field's
+ * one-line input, which says whether the table was changed.
+ * @param {Field} field @param {HTMLInputElement} summary
+ */
+function tableEditor(field, summary) {
+  const original = /** @type {Table} */ (field.value);
+  const wrap = el('div', { class: 'table-editor' });
+  /** The table being edited: the reviewer's copy once changed, else the extracted one. */
+  const current = () => state.tables.get(field.fieldId) ?? original;
+  /** The reviewer's copy, made at the first change. */
+  const editable = () => {
+    let table = state.tables.get(field.fieldId);
+    if (!table) {
+      table = /** @type {Table} */ (JSON.parse(JSON.stringify(original)));
+      state.tables.set(field.fieldId, table);
+    }
+    return table;
+  };
+  /** Says the table was changed; `redraw` after a row moved, was added or deleted. */
+  const changed = (redraw = true) => {
+    const rows = editable().rows.length;
+    summary.value = `table, ${rows} row${rows === 1 ? '' : 's'} (changed)`;
+    if (redraw) draw();
+  };
+  /** @param {string} text @param {string} label @param {() => void} action */
+  const button = (text, label, action) => {
+    const b = el('button', { type: 'button', 'aria-label': label, title: label }, [text]);
+    b.addEventListener('click', action);
+    return b;
+  };
+  function draw() {
+    const table = current();
+    const head = el('tr', {}, [...table.headers.map((h) => el('th', {}, [h])), el('th', {}, [''])]);
+    const body = table.rows.map((row, r) => {
+      const cells = table.headers.map((header, c) => {
+        const cell = row[c] ?? null;
+        const input = el('input', {
+          'data-cell': `${r},${c}`,
+          'aria-label': `${header || `column ${c + 1}`}, row ${r + 1}`,
+        });
+        input.value = cell?.value ?? '';
+        input.addEventListener('focus', () => showCellBox(cell?.boundingBox ?? null));
+        input.addEventListener('input', () => {
+          const row = editable().rows[r];
+          const text = input.value.trim();
+          // An edited cell is no longer where it was read.
+          if (row) row[c] = text === '' ? null : { value: text, boundingBox: null };
+          changed(false);
+        });
+        return el('td', {}, [input]);
+      });
+      const actions = el('td', { class: 'row-actions' }, [
+        button('↑', `Move row ${r + 1} up`, () => {
+          const rows = editable().rows;
+          if (r > 0) [rows[r - 1], rows[r]] = [rows[r], rows[r - 1]];
+          changed();
+        }),
+        button('↓', `Move row ${r + 1} down`, () => {
+          const rows = editable().rows;
+          if (r < rows.length - 1) [rows[r + 1], rows[r]] = [rows[r], rows[r + 1]];
+          changed();
+        }),
+        button('✕', `Delete row ${r + 1}`, () => {
+          editable().rows.splice(r, 1);
+          changed();
+        }),
+      ]);
+      return el('tr', {}, [...cells, actions]);
+    });
+    const add = button('Add row', 'Add a row', () => {
+      const table = editable();
+      table.rows.push(table.headers.map(() => null));
+      changed();
+    });
+    wrap.replaceChildren(
+      el('table', { class: 'cells' }, [el('thead', {}, [head]), el('tbody', {}, body)]),
+      add,
+    );
+  }
+  draw();
+  return wrap;
+}
+
+/**
+ * Outlines a table cell's box on the page while its input has focus (on the page shown).
+ * @param {Box | null} box
+ */
+function showCellBox(box) {
+  document.querySelectorAll('.cell-highlight').forEach((node) => node.remove());
+  const page = document.getElementById('page');
+  if (!box || !page || box.pageNum !== state.page) return;
+  const mark = el('div', { class: 'highlight cell-highlight' });
+  place(mark, box.topLeft.x, box.topLeft.y, box.bottomRight.x, box.bottomRight.y);
+  page.append(mark);
+  mark.scrollIntoView({ block: 'center', inline: 'center' });
 }
 
 /** @param {unknown} value */
@@ -235,6 +341,7 @@ async function renderTask() {
     const card = el('div', { class: 'field', 'data-field-id': field.fieldId, tabindex: '-1' }, [
       el('label', { for: field.fieldId, title: field.fieldId }, [fieldLabel(field.fieldId)]),
       input,
+      ...(isTable(field.value) ? [tableEditor(field, input)] : []),
       el('div', { class: 'meta' }, [
         `${field.kind} · confidence ${Math.round(field.confidence * 100)}%`,
         field.value === null ? ' · not found' : '',
@@ -426,6 +533,11 @@ async function complete() {
     );
     // Nothing the reviewer did not change is changed: a table is left out (kept as extracted), an
     // input left as it was confirms the value as extracted (not as the input shows it).
+    const table = state.tables.get(field.fieldId);
+    if (table) {
+      values[field.fieldId] = /** @type {any} */ (table);
+      continue;
+    }
     if (!input || input.dataset.kept) continue;
     if (input.value === input.dataset.initial) {
       if (typeof field.value === 'string' || field.value === null) values[field.fieldId] = field.value;
@@ -492,6 +604,14 @@ function fieldLabel(fieldId) {
 }
 
 document.addEventListener('keydown', (event) => {
+  // Handled where it happened (a field's own keys).
+  if (event.defaultPrevented) return;
+  // Ctrl+Enter completes from anywhere, a table's cells included.
+  if (state.view && event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+    event.preventDefault();
+    void complete();
+    return;
+  }
   const target = /** @type {HTMLElement} */ (event.target);
   if (target instanceof HTMLInputElement) return;
   // Enter on a button presses it.
