@@ -75,25 +75,17 @@ export function createEngineMetrics(
     labelNames: ['account'] as const,
     registers: [registry],
   });
-  // Read when scraped.
-  new Gauge({
+  // Read once per scrape (render), before the registry collects.
+  const queue = new Gauge({
     name: 'docex_queue_jobs',
     help: 'Jobs of this process waiting (queued, including retries) and running',
     labelNames: ['state'] as const,
     registers: [registry],
-    async collect() {
-      const stats = await engine.stats();
-      this.set({ state: 'queued' }, stats.jobsQueued);
-      this.set({ state: 'running' }, stats.jobsRunning);
-    },
   });
-  new Gauge({
+  const tasksOpen = new Gauge({
     name: 'docex_tasks_open',
     help: 'Review tasks open, all accounts',
     registers: [registry],
-    async collect() {
-      this.set((await engine.stats()).tasksOpen);
-    },
   });
 
   const offs = [
@@ -118,6 +110,10 @@ export function createEngineMetrics(
       requests.observe({ method, route, status: String(status) }, ms / 1000);
     },
     async render() {
+      const stats = await engine.stats();
+      queue.set({ state: 'queued' }, stats.jobsQueued);
+      queue.set({ state: 'running' }, stats.jobsRunning);
+      tasksOpen.set(stats.tasksOpen);
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
     close() {

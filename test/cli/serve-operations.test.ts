@@ -112,6 +112,34 @@ describe('docex serve in operation', () => {
       quotas: { pagesPerDay: 1, usedToday: 1 },
     });
     server.engine.configureAccount('acme', { limits: { pagesPerDay: 100 } });
+    // A review task left open: a rule that always holds.
+    await server.engine.putValidationRules(
+      'always',
+      {
+        data: {
+          checks: [
+            {
+              condition: { type: 'greater-than', values: [2, 1], compare_as: 'numeric' },
+              note: 'Look at every document',
+              field_ids: ['svc.invoice.total'],
+            },
+          ],
+        },
+        schema: true,
+      },
+      { accountId: 'acme' },
+    );
+    const validated = new Promise<void>((resolve) => {
+      server.engine.on('job', ({ job }) => {
+        if (job.workflow_id === 'svc.validate' && job.status === 'succeeded') resolve();
+      });
+    });
+    const validation = await call(server.url, '/workflows/svc.validate/jobs', {
+      token: auth,
+      json: { inputs: { file_id: fileId, product_id: 'invoices:2', rules_id: 'always' } },
+    });
+    expect(validation.status, validation.text).toBe(200);
+    await validated;
     const failed = new Promise<void>((resolve) => {
       server.engine.on('job', ({ job }) => {
         if (job.workflow_id === 'ops.broken' && job.status === 'failed') resolve();
@@ -171,8 +199,9 @@ describe('docex serve in operation', () => {
     expect(sample(samples, 'docex_pages_read_total', { source: 'text' })).toBe(1);
     expect(sample(samples, 'docex_queue_jobs', { state: 'queued' })).toBe(0);
     expect(sample(samples, 'docex_queue_jobs', { state: 'running' })).toBe(0);
-    expect(sample(samples, 'docex_tasks_open')).toBe(0);
-    expect(sample(samples, 'docex_usage_pages_total', { account: 'acme' })).toBe(1);
+    expect(sample(samples, 'docex_tasks_open')).toBe(1);
+    // The extraction's page and the validation's (a document two workflows read counts twice).
+    expect(sample(samples, 'docex_usage_pages_total', { account: 'acme' })).toBe(2);
     expect(sample(samples, 'docex_process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 
