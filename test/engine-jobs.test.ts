@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, DocexError, type Engine, type EngineOptions, type JobRecord } from '../src/index.js';
+import { createEngine, DocexError, type Engine, type EngineOptions } from '../src/index.js';
 import type { WorkflowDefinition } from '../src/workflows/types.js';
 import { INVOICE_LINES, makeTextPdf } from './helpers/make-documents.js';
+import { whenJob } from './helpers/when-job.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
@@ -32,29 +33,6 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => voi
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
-}
-
-/** Resolves with the job record once the job reaches one of the statuses (through events, no polling). */
-function whenJob(
-  engine: Engine,
-  jobId: string,
-  statuses: JobRecord['status'][],
-  accountId = 'default',
-): Promise<JobRecord> {
-  return new Promise((resolve) => {
-    const off = engine.on('job', ({ job }) => {
-      if (job.id === jobId && statuses.includes(job.status)) {
-        off();
-        resolve(job);
-      }
-    });
-    void engine.getJob(jobId, { accountId }).then((job) => {
-      if (statuses.includes(job.status)) {
-        off();
-        resolve(job);
-      }
-    });
-  });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<DocexError> {

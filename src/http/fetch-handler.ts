@@ -588,6 +588,10 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
     });
   }
 
+  // Names for logs and metrics, made once rather than per request.
+  const routeNames = new Map(routes.map((r) => [r, routeName(r)]));
+  const nameOf = (route: Route): string => routeNames.get(route)!;
+
   /** What answered a request, for its log line and metrics. */
   interface Answered {
     response: Response;
@@ -619,7 +623,7 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
         const response = json(errorBody('METHOD_NOT_ALLOWED', `Use ${allowed} here.`), 405, {
           allow: allowed,
         });
-        return { response, route: routeName(matching[0]!) };
+        return { response, route: nameOf(matching[0]!) };
       }
       const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeSegment);
       if (!route.public) accountId = await tokens.verify(request.headers.get('authorization'));
@@ -629,13 +633,13 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
           request.method === 'HEAD'
             ? new Response(null, { status: response.status, headers: response.headers })
             : response,
-        route: routeName(route),
+        route: nameOf(route),
         ...(accountId ? { accountId } : {}),
       };
     } catch (error) {
       return {
         response: errorResponse(error),
-        route: route ? routeName(route) : 'unmatched',
+        route: route ? nameOf(route) : 'unmatched',
         ...(accountId ? { accountId } : {}),
       };
     }

@@ -23,7 +23,6 @@ export function errorResponse(error: unknown): Response {
   const e = error instanceof DocexError ? error : toDocexError(error);
   const headers: Record<string, string> = {};
   if (e.httpStatus === 401) headers['www-authenticate'] = 'Bearer';
-  if (e.code === 'QUEUE_FULL') headers['retry-after'] = '5';
   if (e.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.ceil(e.retryAfterSeconds));
   return json(errorBody(e.code, e.message, e.details), e.httpStatus, headers);
 }

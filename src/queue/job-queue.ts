@@ -109,7 +109,7 @@ export class JobQueue {
       throw new DocexError(
         'QUEUE_FULL',
         `The job queue is full (${this.#o.maxQueued} jobs waiting). Try again later.`,
-        { transient: true },
+        { transient: true, retryAfterSeconds: 5 },
       );
     }
   }

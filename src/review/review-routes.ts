@@ -151,11 +151,14 @@ export function createReviewRoutes(
             b.priority - a.priority || (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0),
         );
         // The document's name beside each task (a file deleted meanwhile has none).
-        const names = new Map<string, string | undefined>();
-        for (const fileId of new Set(tasks.map((t) => t.fileId))) {
-          const file = await engine.getFile(fileId, { accountId }).catch(() => undefined);
-          names.set(fileId, file?.name);
-        }
+        const names = new Map(
+          await Promise.all(
+            [...new Set(tasks.map((t) => t.fileId))].map(async (fileId) => {
+              const file = await engine.getFile(fileId, { accountId }).catch(() => undefined);
+              return [fileId, file?.name] as const;
+            }),
+          ),
+        );
         return json({
           tasks: tasks.map((t) => {
             const fileName = names.get(t.fileId);

@@ -39,8 +39,11 @@ export async function usageReport(
       },
     );
   }
-  const days = await ledger.listUsage(accountId, from, to);
-  const month = await ledger.listUsage(accountId, monthStart(now), today);
+  // One read covers the range asked and the current month (for the quotas).
+  const first = monthStart(now);
+  const read = await ledger.listUsage(accountId, from < first ? from : first, to > today ? to : today);
+  const days = read.filter((d) => d.day >= from && d.day <= to);
+  const month = read.filter((d) => d.day >= first && d.day <= today);
   return {
     from,
     to,

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startServer, type RunningServer } from '../../src/cli/serve.js';
 import { call, form, result, token } from '../http/harness.js';
+import { whenJob } from '../helpers/when-job.js';
 import { exited, listeningUrl, spawnCli } from './cli-helpers.js';
 
 const AZURE = new URL('../../fixtures/invoice2data/AzureInterior.pdf', import.meta.url);
@@ -129,28 +130,18 @@ describe('docex serve in operation', () => {
       },
       { accountId: 'acme' },
     );
-    const validated = new Promise<void>((resolve) => {
-      server.engine.on('job', ({ job }) => {
-        if (job.workflow_id === 'svc.validate' && job.status === 'succeeded') resolve();
-      });
-    });
     const validation = await call(server.url, '/workflows/svc.validate/jobs', {
       token: auth,
       json: { inputs: { file_id: fileId, product_id: 'invoices:2', rules_id: 'always' } },
     });
     expect(validation.status, validation.text).toBe(200);
-    await validated;
-    const failed = new Promise<void>((resolve) => {
-      server.engine.on('job', ({ job }) => {
-        if (job.workflow_id === 'ops.broken' && job.status === 'failed') resolve();
-      });
-    });
+    await whenJob(server.engine, validation.body.job.id as string, ['succeeded'], 'acme');
     const broken = await call(server.url, '/workflows/ops.broken/jobs', {
       token: auth,
       json: { inputs: {} },
     });
     const brokenId = broken.body.job.id as string;
-    await failed;
+    await whenJob(server.engine, brokenId, ['failed'], 'acme');
 
     // One line per request: method, route template, status, duration, request id, account; no token.
     const requests = lines.filter((l) => l.msg === 'request');

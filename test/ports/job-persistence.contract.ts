@@ -14,6 +14,41 @@ export interface PersistenceUnderTest {
 
 export type MakePersistence = () => Promise<PersistenceUnderTest>;
 
+/** The storage of one test of a contract suite: opened by `open()`, closed and cleaned up after the test. */
+export interface OpenedPersistence {
+  open(): Promise<JobPersistence>;
+  /** Whether the storage can be closed and opened again (not the memory adapter). */
+  readonly durable: boolean;
+  /** Closes the storage and opens the same one again (durable adapters); that one is closed after the test. */
+  reopen(): Promise<JobPersistence>;
+}
+
+/** Call inside a `describe`: registers the clean-up after each test. */
+export function persistenceUnderTest(make: MakePersistence): OpenedPersistence {
+  let current: PersistenceUnderTest | undefined;
+  afterEach(async () => {
+    if (current) {
+      await current.persistence.close().catch(() => undefined);
+      await current.cleanup?.();
+      current = undefined;
+    }
+  });
+  return {
+    async open() {
+      current = await make();
+      return current.persistence;
+    },
+    get durable() {
+      return current?.reopen !== undefined;
+    },
+    async reopen() {
+      if (!current?.reopen) throw new Error('this storage cannot be opened again');
+      current.persistence = await current.reopen();
+      return current.persistence;
+    },
+  };
+}
+
 const A = 'account-a';
 const B = 'account-b';
 let clock = 0;
@@ -113,18 +148,8 @@ function bumped(
 /** One suite every JobPersistence adapter passes (memory, SQLite, PostgreSQL). */
 export function describeJobPersistence(name: string, make: MakePersistence): void {
   describe(`JobPersistence contract: ${name}`, () => {
-    let current: PersistenceUnderTest | undefined;
-    afterEach(async () => {
-      if (current) {
-        await current.persistence.close().catch(() => undefined);
-        await current.cleanup?.();
-        current = undefined;
-      }
-    });
-    async function open(): Promise<JobPersistence> {
-      current = await make();
-      return current.persistence;
-    }
+    const under = persistenceUnderTest(make);
+    const open = (): Promise<JobPersistence> => under.open();
 
     describe('jobs', () => {
       it('stores a job and gives back an equal copy', async () => {
@@ -425,7 +450,7 @@ export function describeJobPersistence(name: string, make: MakePersistence): voi
 
     it('keeps everything when closed and opened again (durable adapters)', async () => {
       const p = await open();
-      if (!current!.reopen) return expect(p.shared).toBe(false);
+      if (!under.durable) return expect(p.shared).toBe(false);
       const job = makeJob();
       await p.insertJob(job);
       await p.finishJob(bumped(job, { status: 'succeeded' }), 1, makeResult(job));
@@ -440,8 +465,7 @@ export function describeJobPersistence(name: string, make: MakePersistence): voi
         secretHash: 'h',
         createdAt: '2026-11-22T10:00:00.000Z',
       });
-      const again = await current!.reopen();
-      current!.persistence = again;
+      const again = await under.reopen();
       expect((await again.getJob(job.record.id))!.record.status).toBe('succeeded');
       expect(await again.listResults(A, job.record.file_id!)).toHaveLength(1);
       expect(await again.getTokenLayer(A, job.record.file_id!)).toEqual(makeLayer(job.record.file_id!));

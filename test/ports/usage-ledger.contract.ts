@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { JobPersistence } from '../../src/ports/job-persistence.js';
 import type { UsageFigures } from '../../src/ports/usage-ledger.js';
-import type { MakePersistence, PersistenceUnderTest } from './job-persistence.contract.js';
+import { persistenceUnderTest, type MakePersistence } from './job-persistence.contract.js';
 
 const A = 'account-a';
 const B = 'account-b';
@@ -14,18 +14,8 @@ function figures(overrides: Partial<UsageFigures> = {}): UsageFigures {
 /** The usage half of the persistence contract: every JobPersistence adapter passes it. */
 export function describeUsageLedger(name: string, make: MakePersistence): void {
   describe(`UsageLedger contract: ${name}`, () => {
-    let current: PersistenceUnderTest | undefined;
-    afterEach(async () => {
-      if (current) {
-        await current.persistence.close().catch(() => undefined);
-        await current.cleanup?.();
-        current = undefined;
-      }
-    });
-    async function open(): Promise<JobPersistence> {
-      current = await make();
-      return current.persistence;
-    }
+    const under = persistenceUnderTest(make);
+    const open = (): Promise<JobPersistence> => under.open();
 
     it('adds figures up by account and day, oldest day first, within the range asked', async () => {
       const p = await open();
@@ -64,10 +54,9 @@ export function describeUsageLedger(name: string, make: MakePersistence): void {
 
     it('keeps usage when the storage is opened again', async () => {
       const p = await open();
-      if (!current?.reopen) return expect(current?.reopen).toBeUndefined();
+      if (!under.durable) return expect(p.shared).toBe(false);
       await p.addUsage(A, '2026-11-23', figures());
-      const again = await current.reopen();
-      current.persistence = again;
+      const again = await under.reopen();
       expect(await again.listUsage(A, '2026-11-23', '2026-11-23')).toHaveLength(1);
     });
   });

@@ -1,10 +1,10 @@
-import { describe, it, expect, afterEach } from 'vitest';
+import { describe, it, expect } from 'vitest';
 
 import type { StoredJob, StoredTask } from '../../src/core/jobs.js';
 import type { JobPersistence } from '../../src/ports/job-persistence.js';
 import type { FileState, OutboxEvent, RaiseEvents, StoredWebhook } from '../../src/ports/webhook-outbox.js';
 import { jobEvents, taskEvents } from '../../src/webhooks/events.js';
-import { makeJob, type MakePersistence, type PersistenceUnderTest } from './job-persistence.contract.js';
+import { makeJob, persistenceUnderTest, type MakePersistence } from './job-persistence.contract.js';
 
 const A = 'account-a';
 const B = 'account-b';
@@ -59,18 +59,8 @@ function recording(id: string, seen: FileState[] = []): RaiseEvents {
 /** The outbox half of the persistence contract: every JobPersistence adapter passes it. */
 export function describeWebhookOutbox(name: string, make: MakePersistence): void {
   describe(`WebhookOutbox contract: ${name}`, () => {
-    let current: PersistenceUnderTest | undefined;
-    afterEach(async () => {
-      if (current) {
-        await current.persistence.close().catch(() => undefined);
-        await current.cleanup?.();
-        current = undefined;
-      }
-    });
-    async function open(): Promise<JobPersistence> {
-      current = await make();
-      return current.persistence;
-    }
+    const under = persistenceUnderTest(make);
+    const open = (): Promise<JobPersistence> => under.open();
 
     it('stores subscriptions per account: put, get, list oldest first, replace, delete', async () => {
       const p = await open();
@@ -408,14 +398,13 @@ export function describeWebhookOutbox(name: string, make: MakePersistence): void
 
     it('keeps subscriptions and deliveries when closed and opened again (durable adapters)', async () => {
       const p = await open();
-      if (!current!.reopen) return expect(p.shared).toBe(false);
+      if (!under.durable) return expect(p.shared).toBe(false);
       const h = hook();
       await p.putWebhook(h);
       const job = makeJob({ status: 'running' });
       await p.insertJob(job);
       await p.finishJob(finished(job, 'failed'), job.record.version, undefined, recording('msg_durable'));
-      const again = await current!.reopen();
-      current!.persistence = again;
+      const again = await under.reopen();
       expect(await again.getWebhook(A, h.id)).toEqual(h);
       expect((await again.listDeliveries({ accountId: A })).map((d) => d.eventId)).toEqual(['msg_durable']);
     });

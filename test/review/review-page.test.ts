@@ -9,6 +9,7 @@ import { createNodeListener } from '../../src/adapters/http/node-listener.js';
 import { createEngine, createFetchHandler, type Engine, type FieldResult } from '../../src/index.js';
 import type { TableValue } from '../../src/extraction/types.js';
 import { INVOICE_LINES, makeTextPdf } from '../helpers/make-documents.js';
+import { whenJob } from '../helpers/when-job.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /**
@@ -69,18 +70,7 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
       { accountId: 'acme' },
     );
     // The task exists once the validation job has run (its end is awaited, not a time).
-    await new Promise<void>((resolve) => {
-      const off = engine.on('job', ({ job: changed }) => {
-        if (changed.id === job.id && changed.status === 'succeeded') done();
-      });
-      function done(): void {
-        off();
-        resolve();
-      }
-      void engine.getJob(job.id, { accountId: 'acme' }).then((j) => {
-        if (j.status === 'succeeded') done();
-      });
-    });
+    await whenJob(engine, job.id, ['succeeded'], 'acme');
     expect(await engine.listTasks({ accountId: 'acme' })).toHaveLength(1);
     const handler = createFetchHandler(engine, {
       tokens: { secret: 'a-test-secret-of-at-least-32-bytes!!' },
@@ -225,18 +215,7 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
       { inputs: { file_id: upload.fileId, product_id: 'invoices:2', rules_id: 'totals' } },
       { accountId: 'acme' },
     );
-    await new Promise<void>((resolve) => {
-      const off = engine.on('job', ({ job: changed }) => {
-        if (changed.id === job.id && changed.status === 'succeeded') done();
-      });
-      function done(): void {
-        off();
-        resolve();
-      }
-      void engine.getJob(job.id, { accountId: 'acme' }).then((j) => {
-        if (j.status === 'succeeded') done();
-      });
-    });
+    await whenJob(engine, job.id, ['succeeded'], 'acme');
     const task = (await engine.listTasks({ accountId: 'acme' })).find((t) => t.fileId === upload.fileId)!;
     const view = await engine.getTaskView(task.id, { accountId: 'acme' });
     const boxed = view.fields.filter((f) => f.boundingBox);

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine, type JobRecord } from '../../src/index.js';
 import { createFetchHandler } from '../../src/http/fetch-handler.js';
 import { INVOICE_LINES, makeTextPdf } from '../helpers/make-documents.js';
+import { whenJob } from '../helpers/when-job.js';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 const SECRET = 'usage-test-token-secret-0123456789abcdef';
@@ -23,23 +24,8 @@ function newEngine(limits: Record<string, number> = {}): Engine {
   return engine;
 }
 
-function whenEnded(engine: Engine, jobId: string, accountId: string): Promise<JobRecord> {
-  return new Promise((resolve) => {
-    const ended = (job: JobRecord) => job.status === 'succeeded' || job.status === 'failed';
-    const off = engine.on('job', ({ job }) => {
-      if (job.id === jobId && ended(job)) {
-        off();
-        resolve(job);
-      }
-    });
-    void engine.getJob(jobId, { accountId }).then((job) => {
-      if (ended(job)) {
-        off();
-        resolve(job);
-      }
-    });
-  });
-}
+const whenEnded = (engine: Engine, jobId: string, accountId: string): Promise<JobRecord> =>
+  whenJob(engine, jobId, ['succeeded', 'failed'], accountId);
 
 /** Usage is added just after the job's change is stored: waits for it on the event loop, no timer. */
 async function usageWith(engine: Engine, accountId: string, jobs: number) {
