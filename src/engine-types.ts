@@ -17,7 +17,8 @@ import type { PdfPageCopier } from './ports/pdf-page-copier.js';
 import type { PdfReader } from './ports/pdf-reader.js';
 import type { PdfWorkerPoolOptions } from './adapters/pdf/pdf-worker-pool.js';
 import type { RetryPolicy } from './queue/job-queue.js';
-import type { ReviewTask } from './tasks/review-tasks.js';
+import type { ReviewTask, TaskActor } from './tasks/review-tasks.js';
+import type { NewReviewer, Reviewer, ReviewerChanges, SignedInReviewer } from './reviewers/reviewers.js';
 import type { WorkflowDefinition } from './workflows/types.js';
 import type { DeliveryStatus } from './ports/webhook-outbox.js';
 import type { WebhookSender } from './ports/webhook-sender.js';
@@ -337,6 +338,29 @@ export interface Engine {
     clientId: string,
     options?: { accountId?: string },
   ): Promise<{ clientId: string; accountId: string; createdAt: string }>;
+  /**
+   * Creates a reviewer of an account: a person who signs in to the review page with their own login
+   * and password (stored as an scrypt hash). Logins are unique over every account: LOGIN_TAKEN.
+   */
+  createReviewer(input: NewReviewer, options?: { accountId?: string }): Promise<Reviewer>;
+  /** The account's reviewers, oldest first. */
+  listReviewers(options?: { accountId?: string }): Promise<Reviewer[]>;
+  /** A reviewer of the account; another account's is REVIEWER_NOT_FOUND like an unknown one. */
+  getReviewer(reviewerId: string, options?: { accountId?: string }): Promise<Reviewer>;
+  /** Renames, changes the role or password of, disables or enables a reviewer; a new password, role or state ends their sessions. */
+  updateReviewer(
+    reviewerId: string,
+    changes: ReviewerChanges,
+    options?: { accountId?: string },
+  ): Promise<Reviewer>;
+  /** The enabled reviewer with this login and password (compared in constant time), or undefined. */
+  authenticateReviewer(login: string, password: string): Promise<SignedInReviewer | undefined>;
+  /** The reviewer of a review-page session while it is still valid (same session epoch, not disabled). */
+  sessionReviewer(
+    reviewerId: string,
+    sessionEpoch: number,
+    options?: { accountId?: string },
+  ): Promise<SignedInReviewer | undefined>;
   /** Registers a custom workflow, invoked by its id like the built-in ones. */
   registerWorkflow(definition: WorkflowDefinition): void;
   /** Ids of the registered workflows. */
@@ -402,7 +426,13 @@ export interface Engine {
   completeTask(
     taskId: string,
     body: { values: Record<string, unknown>; tokenIds?: Record<string, number[]> },
-    options?: { accountId?: string },
+    options?: {
+      accountId?: string;
+      /** Who completes it, for the task's history. */
+      by?: TaskActor;
+      /** Checks the values and answers the task as it would be, without completing it. */
+      dryRun?: boolean;
+    },
   ): Promise<ReviewTask>;
   /**
    * Subscribes a URL to events of the account (`file.finalised`, `job.failed`, `task.created`,

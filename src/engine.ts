@@ -37,6 +37,7 @@ import { validateWorkflow } from './workflows/validate.js';
 import { createRulesChecker } from './conditions/rules.js';
 import type { RulesRecord } from './conditions/types.js';
 import { completeTask, taskFields, toReviewTask } from './tasks/review-tasks.js';
+import { reviewerAccounts } from './reviewers/reviewers.js';
 import { encodeGreyPng } from './review/png.js';
 import { WorkflowRegistry } from './workflows/registry.js';
 import { createSchemaChecker } from './workflows/schema.js';
@@ -83,6 +84,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const persistence = options.persistence ?? createMemoryPersistence();
   const accounts = new AccountDirectory(options.limits);
   const now = options.now ?? Date.now;
+  const reviewers = reviewerAccounts(persistence, () => new Date(now()));
   /** Refuses work that would pass the account's page quotas (QUOTA_EXCEEDED). */
   const assertQuota = (accountId: string, pages: number): Promise<void> =>
     assertWithinQuota(accounts.get(accountId).limits, pages, now(), (from, to) =>
@@ -822,10 +824,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
           namespace,
           kindOf: (name) => kinds.get(name),
           now: new Date().toISOString(),
+          ...(opts.by ? { by: opts.by } : {}),
           ...(layer ? { tokens: layer.tokens } : {}),
         },
         given.tokenIds,
       );
+      if (opts.dryRun) return toReviewTask(completed);
       if (
         !(await persistence.updateTask(
           completed,
@@ -1003,6 +1007,27 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
     getAccount(accountId) {
       return accounts.get(accountId);
+    },
+
+    createReviewer(input, opts = {}) {
+      assertOpen();
+      return reviewers.createReviewer(opts.accountId ?? DEFAULT_ACCOUNT, input);
+    },
+    listReviewers(opts = {}) {
+      return reviewers.listReviewers(opts.accountId ?? DEFAULT_ACCOUNT);
+    },
+    getReviewer(reviewerId, opts = {}) {
+      return reviewers.getReviewer(opts.accountId ?? DEFAULT_ACCOUNT, reviewerId);
+    },
+    updateReviewer(reviewerId, changes, opts = {}) {
+      assertOpen();
+      return reviewers.updateReviewer(opts.accountId ?? DEFAULT_ACCOUNT, reviewerId, changes);
+    },
+    authenticateReviewer(login, password) {
+      return reviewers.authenticateReviewer(login, password);
+    },
+    sessionReviewer(reviewerId, sessionEpoch, opts = {}) {
+      return reviewers.sessionReviewer(opts.accountId ?? DEFAULT_ACCOUNT, reviewerId, sessionEpoch);
     },
 
     async close() {

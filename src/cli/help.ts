@@ -53,6 +53,7 @@ Commands:
   validate <input>...   extract, check rules, open review tasks (svc.validate)
   ingest <input>...     read each file into its token layer (words, lines, blocks)
   serve                 the HTTP interface (v1 and v2) on the embedded defaults
+  reviewers             add, list and change the people who sign in to the review page
   help [command]        this text, or a command's
 
 \`docex <command> --help\` describes a command and its options; \`docex --version\` (also after a
@@ -190,5 +191,38 @@ once in the data directory).
 Exit codes:
   0    stopped by SIGTERM or Ctrl-C
   1    could not start (port in use, unreadable data directory, database not reachable)
+  2    usage error`,
+
+  reviewers: () => `Usage: docex reviewers add --login LOGIN --name NAME [--role reviewer|admin] [options]
+       docex reviewers list [options]
+       docex reviewers set --login LOGIN [--name NAME] [--role ROLE] [--disable | --enable] [options]
+
+The people who sign in to the review page (/review/ of docex serve) with their own login and password;
+API clients do not sign in there. An admin also manages the account's reviewers on the page. Kept in
+the storage docex serve uses: give the same --data-dir, --database-url or --config (or variables).
+Each reviewer is printed as a JSON line (never the password or its hash).
+
+Actions:
+  add                 a new reviewer; the login (a name or an e-mail address) is unique over every
+                      account. Without --password-stdin a password is made and printed once on stderr.
+  list                the account's reviewers, oldest first
+  set                 change a reviewer's name, role or password, or disable/enable them; a new
+                      password, role or state ends the sessions they have
+
+Options:
+  --login LOGIN       who (add, set)
+  --name NAME         the person's name, as the page and task histories show it
+  --role ROLE         reviewer (default for add) or admin
+  --account ID        the account (default: default)
+  --password-stdin    read the password from the first line of stdin (add, set); at least 10 characters
+  --disable, --enable (set) a disabled reviewer cannot sign in; their name stays in task histories
+  --config FILE, --data-dir DIR, --database-url URL, --database-schema NAME
+                      where the state is, as for docex serve (DOCEX_CONFIG, DOCEX_DATA_DIR,
+                      DOCEX_DATABASE_URL or DATABASE_URL, DOCEX_DATABASE_SCHEMA); default ./docex-data
+  -h, --help          this text
+
+Exit codes:
+  0    done
+  1    refused (a login taken, no such reviewer, a password too short) or the storage unreachable
   2    usage error`,
 };

@@ -23,11 +23,15 @@ import { fileWriter, readPreviousRun, streamWriter, type LineWriter, type OutStr
 import { resolveServeConfig, ServeConfigError, type ServeArgs, type ServeConfig } from './serve-config.js';
 import { createProgress, type Progress, type ProgressMode, type ProgressStream } from './progress.js';
 import type { FileWork } from './work.js';
+import { REVIEWERS_OPTIONS, reviewersCommand, ReviewersUsageError } from './reviewers.js';
 
 /** The streams the command writes to: the process's, or a test's. */
 export interface CliIo {
   stdout: OutStream & { isTTY?: boolean };
   stderr: ProgressStream;
+  /** Read by `docex reviewers --password-stdin`. */
+  stdin: AsyncIterable<Uint8Array | string> | Iterable<string>;
+  env: Record<string, string | undefined>;
 }
 
 const BATCH_OPTIONS = {
@@ -108,6 +112,8 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
     stdout.write(help() + '\n');
     return 0;
   }
+  if (first === 'reviewers')
+    return reviewers(rest, { stdout, stderr, stdin: io.stdin ?? process.stdin, env: io.env ?? process.env });
   if (first !== 'serve' && !(BATCH_COMMANDS as readonly string[]).includes(first)) {
     return usage(
       stderr,
@@ -140,6 +146,41 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
   }
 }
 
+async function reviewers(argv: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: REVIEWERS_OPTIONS });
+  } catch (error) {
+    return usage(io.stderr, 'reviewers', (error as Error).message);
+  }
+  if (parsed.values.help) {
+    io.stdout.write(COMMAND_HELP.reviewers!() + '\n');
+    return 0;
+  }
+  if (parsed.positionals.length > 1) {
+    return usage(io.stderr, 'reviewers', `one action only, not "${parsed.positionals.join(' ')}"`);
+  }
+  try {
+    return await reviewersCommand(parsed.positionals[0], parsed.values, {
+      stdout: io.stdout,
+      stderr: io.stderr,
+      env: io.env,
+      readStdin: async () => {
+        let text = '';
+        for await (const chunk of io.stdin) {
+          text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+          if (text.includes('\n') || text.length > 64 * 1024) break;
+        }
+        return text;
+      },
+    });
+  } catch (error) {
+    if (error instanceof ReviewersUsageError) return usage(io.stderr, 'reviewers', error.message);
+    io.stderr.write(`docex reviewers: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
 function usage(stderr: ProgressStream, command: string | undefined, message: string): number {
   const name = command ? `docex ${command}` : 'docex';
   stderr.write(`${name}: ${message}\nRun '${name} --help' for the ${command ? 'options' : 'commands'}.\n`);
@@ -166,7 +207,7 @@ async function batch(
   command: BatchCommand,
   inputs: string[],
   values: BatchValues,
-  io: CliIo,
+  io: Pick<CliIo, 'stdout' | 'stderr'>,
 ): Promise<number> {
   const { stdout, stderr } = io;
   // Options first: a usage error reads nothing and leaves an earlier --out file as it was.

@@ -55,17 +55,14 @@ export function parseS3Url(text: string): {
 }
 
 /**
- * The storage `docex serve` runs on: SQLite and files under the data directory by default;
- * `databaseUrl` (postgres://) for jobs, results, tasks, accounts and clients shared by several
- * processes; `files` a directory or an s3:// URL for the files. The S3 adapter (and the AWS SDK, an
- * optional peer dependency) is loaded only when asked for.
+ * The persistence `docex serve` (and `docex reviewers`) keeps its state in: SQLite in the data
+ * directory, or PostgreSQL when `databaseUrl` is given (pg, an optional peer, loaded only then).
  */
-export async function openServeStorage(options: {
+export async function openServePersistence(options: {
   dataDir: string;
   databaseUrl?: string | undefined;
   databaseSchema?: string | undefined;
-  files?: string | undefined;
-}): Promise<ServeStorage> {
+}): Promise<JobPersistence> {
   let persistence: JobPersistence;
   if (options.databaseUrl) {
     // pg is an optional peer dependency: loaded only when PostgreSQL is asked for.
@@ -82,6 +79,22 @@ export async function openServeStorage(options: {
   } else {
     persistence = createSqlitePersistence({ path: path.join(options.dataDir, 'docex.db') });
   }
+  return persistence;
+}
+
+/**
+ * The storage `docex serve` runs on: SQLite and files under the data directory by default;
+ * `databaseUrl` (postgres://) for jobs, results, tasks, accounts and clients shared by several
+ * processes; `files` a directory or an s3:// URL for the files. The S3 adapter (and the AWS SDK, an
+ * optional peer dependency) is loaded only when asked for.
+ */
+export async function openServeStorage(options: {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  databaseSchema?: string | undefined;
+  files?: string | undefined;
+}): Promise<ServeStorage> {
+  const persistence = await openServePersistence(options);
   const where = options.databaseUrl ? `PostgreSQL (schema ${options.databaseSchema ?? 'docex'})` : 'SQLite';
   if (options.files?.startsWith('s3://')) {
     const s3 = parseS3Url(options.files);

@@ -50,6 +50,8 @@ interface Context {
   params: string[];
   /** Set for every route but the token endpoint and the API document. */
   accountId: string;
+  /** The API client the bearer token was issued to (set with `accountId`). */
+  clientId: string;
 }
 
 type Handler = (context: Context) => Promise<Response>;
@@ -564,7 +566,12 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
       pattern: new RegExp(`^/tasks/${segment}/complete$`),
       async handle(c) {
         const body = (await readJson(c.request, maxJson)) as { values: Record<string, unknown> };
-        return json(await engine.completeTask(c.params[0]!, body, account(c)));
+        return json(
+          await engine.completeTask(c.params[0]!, body, {
+            ...account(c),
+            ...(c.clientId ? { by: { kind: 'client', id: c.clientId } } : {}),
+          }),
+        );
       },
     },
   ];
@@ -626,8 +633,10 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
         return { response, route: nameOf(matching[0]!) };
       }
       const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeSegment);
-      if (!route.public) accountId = await tokens.verify(request.headers.get('authorization'));
-      const response = await route.handle({ request, url, params, accountId: accountId ?? '' });
+      let clientId = '';
+      if (!route.public)
+        ({ accountId, clientId } = await tokens.verify(request.headers.get('authorization')));
+      const response = await route.handle({ request, url, params, accountId: accountId ?? '', clientId });
       return {
         response:
           request.method === 'HEAD'

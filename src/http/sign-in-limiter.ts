@@ -83,12 +83,12 @@ export class SignInLimiter {
   }
 }
 
-/** The keys of one attempt: the client id, and the address when the host told it. */
-export function signInKeys(clientId: string | null | undefined, address: string | undefined): string[] {
-  return [
-    ...(clientId ? [`client:${clientId.slice(0, 256)}`] : []),
-    ...(address ? [`address:${address}`] : []),
-  ];
+/**
+ * The keys of one attempt: who signs in (a client id, or `reviewer:<login>` on the review page), and
+ * the address when the host told it.
+ */
+export function signInKeys(who: string | null | undefined, address: string | undefined): string[] {
+  return [...(who ? [`client:${who.slice(0, 256)}`] : []), ...(address ? [`address:${address}`] : [])];
 }
 
 /** 429 with `retry-after`: too many failed sign-ins under this client id or address. */

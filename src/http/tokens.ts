@@ -39,8 +39,11 @@ export class TokenService {
       .sign(this.#key);
   }
 
-  /** The account of a valid bearer token; UNAUTHORIZED for a missing, expired, forged or foreign one. */
-  async verify(authorization: string | null): Promise<string> {
+  /**
+   * The account (and the client it was issued to) of a valid bearer token; UNAUTHORIZED for a missing,
+   * expired, forged or foreign one.
+   */
+  async verify(authorization: string | null): Promise<{ accountId: string; clientId: string }> {
     const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorization ?? '');
     if (!match)
       throw new DocexError('UNAUTHORIZED', 'A bearer token is required (Authorization: Bearer <token>).');
@@ -52,7 +55,7 @@ export class TokenService {
         requiredClaims: ['exp', 'acc'],
       });
       if (typeof payload.acc !== 'string' || payload.acc === '') throw new Error('no account');
-      return payload.acc;
+      return { accountId: payload.acc, clientId: typeof payload.sub === 'string' ? payload.sub : '' };
     } catch (error) {
       const expired = error instanceof errors.JWTExpired;
       throw new DocexError(

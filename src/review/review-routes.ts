@@ -7,12 +7,18 @@ import { decodeSegment } from '../http/segments.js';
 import { errorResponse, json } from '../http/responses.js';
 import { remoteAddressOf } from '../http/remote-address.js';
 import { SignInLimiter, signInKeys, tooManySignIns } from '../http/sign-in-limiter.js';
+import type { NewReviewer, ReviewerChanges, SignedInReviewer } from '../reviewers/reviewers.js';
 
 export interface ReviewOptions {
   /** Where the page is served, inside the handler's basePath. Default `/review/`. */
   path?: string;
   /** How long a sign-in lasts. Default 8 hours. */
   sessionSeconds?: number;
+  /**
+   * How long the page holds a completion back so that the reviewer can undo it (default 10 s; 0: sent
+   * at once). The values are checked at once either way.
+   */
+  undoSeconds?: number;
 }
 
 const COOKIE = 'docex_review';
@@ -28,13 +34,16 @@ const CSP =
 interface Session {
   accountId: string;
   csrf: string;
+  reviewer: SignedInReviewer;
 }
 
 /**
  * The review web page: a small self-contained front end (static files shipped in the package, no CDN)
- * and the API it calls, served by the same fetch handler. Reviewers sign in with the account's API
- * credentials; the session is a signed cookie (HttpOnly, SameSite=Strict, scoped to the page's path)
- * and every change also needs the session's CSRF token in `x-csrf-token`.
+ * and the API it calls, served by the same fetch handler. Reviewers are people with their own accounts
+ * (`engine.createReviewer`, `docex reviewers add`, or an admin on the page); API clients do not sign
+ * in here. The session is a signed cookie (HttpOnly, SameSite=Strict, scoped to the page's path) that
+ * names the reviewer and the epoch of their password, role and state (a change of any ends it), and
+ * every change also needs the session's CSRF token in `x-csrf-token`.
  */
 export function createReviewRoutes(
   engine: Engine,
@@ -44,6 +53,7 @@ export function createReviewRoutes(
 ): (request: Request, path: string) => Promise<Response | undefined> {
   const base = normalisePath(options.path ?? '/review/');
   const sessionSeconds = options.sessionSeconds ?? 8 * 3600;
+  const undoSeconds = Math.max(0, Math.min(120, options.undoSeconds ?? 10));
   const cache = new Map<string, Uint8Array>();
 
   async function staticFile(name: string): Promise<Response> {
@@ -66,20 +76,32 @@ export function createReviewRoutes(
   async function session(request: Request): Promise<Session> {
     const token = cookieOf(request.headers.get('cookie'), COOKIE);
     if (!token) throw new DocexError('UNAUTHORIZED', 'Sign in first.');
+    let claims: { acc: string; sub: string; ep: number; csrf: string };
     try {
       const { payload } = await jwtVerify(token, key, {
         algorithms: ['HS256'],
         audience: 'docex-review',
         issuer: 'docex',
       });
-      if (typeof payload.acc !== 'string' || typeof payload.csrf !== 'string') throw new Error('claims');
-      return { accountId: payload.acc, csrf: payload.csrf };
+      if (
+        typeof payload.acc !== 'string' ||
+        typeof payload.sub !== 'string' ||
+        typeof payload.ep !== 'number' ||
+        typeof payload.csrf !== 'string'
+      ) {
+        throw new Error('claims');
+      }
+      claims = { acc: payload.acc, sub: payload.sub, ep: payload.ep, csrf: payload.csrf };
     } catch (error) {
       throw new DocexError(
         'UNAUTHORIZED',
         error instanceof errors.JWTExpired ? 'The session has expired: sign in again.' : 'Sign in first.',
       );
     }
+    // A reviewer disabled, or whose password or role changed, since the session began is signed out.
+    const reviewer = await engine.sessionReviewer(claims.sub, claims.ep, { accountId: claims.acc });
+    if (!reviewer) throw new DocexError('UNAUTHORIZED', 'The session has ended: sign in again.');
+    return { accountId: claims.acc, csrf: claims.csrf, reviewer };
   }
 
   /** A change needs the session's CSRF token in a header a cross-site form cannot set. */
@@ -87,6 +109,14 @@ export function createReviewRoutes(
     const current = await session(request);
     if (request.headers.get('x-csrf-token') !== current.csrf) {
       throw new DocexError('UNAUTHORIZED', 'The request has no valid CSRF token.');
+    }
+    return current;
+  }
+
+  /** Managing reviewers is an admin's. */
+  function asAdmin(current: Session): Session {
+    if (current.reviewer.role !== 'admin') {
+      throw new DocexError('FORBIDDEN', "Only an admin manages the account's reviewers.");
     }
     return current;
   }
@@ -108,29 +138,32 @@ export function createReviewRoutes(
     try {
       if (request.method === 'GET' && Object.hasOwn(FILES, rest)) return await staticFile(rest);
       if (request.method === 'POST' && rest === 'api/login') {
-        const body = (await readJson(request, 16 * 1024)) as { clientId?: unknown; clientSecret?: unknown };
-        const clientId = typeof body.clientId === 'string' ? body.clientId : undefined;
-        const keys = signInKeys(clientId, remoteAddressOf(request));
+        const body = (await readJson(request, 16 * 1024)) as { login?: unknown; password?: unknown };
+        if (typeof body.login !== 'string' || typeof body.password !== 'string') {
+          throw new DocexError(
+            'INVALID_ARGUMENT',
+            'Sign in with your reviewer login and password (API clients do not sign in here).',
+          );
+        }
+        const keys = signInKeys(`reviewer:${body.login.trim().toLowerCase()}`, remoteAddressOf(request));
         const wait = signIns.retryAfter(keys);
         if (wait !== undefined) return tooManySignIns(wait);
-        const accountId =
-          clientId && typeof body.clientSecret === 'string'
-            ? await engine.authenticateClient(clientId, body.clientSecret)
-            : undefined;
-        if (!accountId) {
+        const reviewer = await engine.authenticateReviewer(body.login, body.password);
+        if (!reviewer) {
           signIns.failed(keys);
-          throw new DocexError('INVALID_CLIENT', 'The client id or secret is not valid.');
+          throw new DocexError('INVALID_LOGIN', 'The login or password is not valid.');
         }
-        signIns.succeeded(`client:${clientId!.slice(0, 256)}`);
+        signIns.succeeded(keys[0]!);
         const csrf = crypto.randomUUID();
-        const token = await new SignJWT({ acc: accountId, csrf })
+        const token = await new SignJWT({ acc: reviewer.accountId, ep: reviewer.sessionEpoch, csrf })
           .setProtectedHeader({ alg: 'HS256' })
+          .setSubject(reviewer.reviewerId)
           .setIssuer('docex')
           .setAudience('docex-review')
           .setIssuedAt()
           .setExpirationTime(`${sessionSeconds}s`)
           .sign(key);
-        return json({ accountId, csrfToken: csrf }, 200, {
+        return json(sessionBody(reviewer, csrf, undoSeconds), 200, {
           'set-cookie': cookie(token, sessionSeconds, request, rest),
         });
       }
@@ -139,8 +172,35 @@ export function createReviewRoutes(
         return json({ signedOut: true }, 200, { 'set-cookie': cookie('', 0, request, rest) });
       }
       if (request.method === 'GET' && rest === 'api/session') {
-        const { accountId, csrf } = await session(request);
-        return json({ accountId, csrfToken: csrf });
+        const { reviewer, csrf } = await session(request);
+        return json(sessionBody(reviewer, csrf, undoSeconds));
+      }
+      if (request.method === 'POST' && rest === 'api/password') {
+        const { accountId, reviewer } = await changing(request);
+        const body = (await readJson(request, 16 * 1024)) as { current?: unknown; password?: unknown };
+        const keys = signInKeys(`reviewer:${reviewer.login}`, remoteAddressOf(request));
+        const wait = signIns.retryAfter(keys);
+        if (wait !== undefined) return tooManySignIns(wait);
+        if (!(await engine.authenticateReviewer(reviewer.login, String(body.current ?? '')))) {
+          signIns.failed(keys);
+          throw new DocexError('INVALID_LOGIN', 'The current password is not valid.');
+        }
+        await engine.updateReviewer(
+          reviewer.reviewerId,
+          { password: body.password as string },
+          { accountId },
+        );
+        // The new password ends every session of the reviewer, this one too: sign in again.
+        return json({ changed: true }, 200, { 'set-cookie': cookie('', 0, request, rest) });
+      }
+      if (rest === 'api/reviewers' && request.method === 'GET') {
+        const { accountId } = asAdmin(await session(request));
+        return json({ reviewers: await engine.listReviewers({ accountId }) });
+      }
+      if (rest === 'api/reviewers' && request.method === 'POST') {
+        const { accountId } = asAdmin(await changing(request));
+        const body = (await readJson(request, 16 * 1024)) as NewReviewer;
+        return json(await engine.createReviewer(body, { accountId }), 201);
       }
       if (request.method === 'GET' && rest === 'api/tasks') {
         const { accountId } = await session(request);
@@ -171,11 +231,42 @@ export function createReviewRoutes(
         const { accountId } = await session(request);
         return json(await engine.getTaskView(decodeSegment(m[1]!), { accountId }));
       }
-      m = /^api\/tasks\/([^/]+)\/complete$/.exec(rest);
+      m = /^api\/tasks\/([^/]+)\/check$/.exec(rest);
       if (m && request.method === 'POST') {
+        // The completion's checks without completing: the page says a mistake before the undo window.
         const { accountId } = await changing(request);
         const body = (await readJson(request, 1024 * 1024)) as { values: Record<string, unknown> };
-        return json(await engine.completeTask(decodeSegment(m[1]!), body, { accountId }));
+        await engine.completeTask(decodeSegment(m[1]!), body, { accountId, dryRun: true });
+        return json({ valid: true });
+      }
+      m = /^api\/tasks\/([^/]+)\/complete$/.exec(rest);
+      if (m && request.method === 'POST') {
+        const { accountId, reviewer } = await changing(request);
+        const body = (await readJson(request, 1024 * 1024)) as { values: Record<string, unknown> };
+        const by = {
+          kind: 'reviewer',
+          id: reviewer.reviewerId,
+          login: reviewer.login,
+          name: reviewer.name,
+        } as const;
+        return json(await engine.completeTask(decodeSegment(m[1]!), body, { accountId, by }));
+      }
+      m = /^api\/reviewers\/([^/]+)$/.exec(rest);
+      if (m && request.method === 'PATCH') {
+        const { accountId, reviewer } = asAdmin(await changing(request));
+        const reviewerId = decodeSegment(m[1]!);
+        const changes = (await readJson(request, 16 * 1024)) as ReviewerChanges;
+        // An admin cannot lock themselves out (the account would be left without one).
+        if (
+          reviewerId === reviewer.reviewerId &&
+          (changes.disabled === true || changes.role === 'reviewer')
+        ) {
+          throw new DocexError(
+            'INVALID_ARGUMENT',
+            'You cannot disable yourself or give up your own admin role.',
+          );
+        }
+        return json(await engine.updateReviewer(reviewerId, changes, { accountId }));
       }
       m = /^api\/files\/([^/]+)\/pages\/(\d{1,4})$/.exec(rest);
       if (m && request.method === 'GET') {
@@ -202,6 +293,12 @@ export function createReviewRoutes(
       return errorResponse(error);
     }
   };
+}
+
+/** What the page knows of its session: the reviewer (never a hash or epoch) and the CSRF token. */
+function sessionBody(reviewer: SignedInReviewer, csrf: string, undoSeconds: number): object {
+  const { reviewerId, accountId, login, name, role } = reviewer;
+  return { accountId, reviewer: { reviewerId, login, name, role }, csrfToken: csrf, undoSeconds };
 }
 
 function normalisePath(path: string): string {

@@ -23,8 +23,19 @@ export interface ReviewTask {
   /** The reviewer's values by field id once completed; null while open. */
   corrections: Record<string, string | TableValue | null> | null;
   completedAt: string | null;
-  /** What happened to the task, oldest first. */
-  history: Array<{ at: string; action: 'created' | 'completed'; values?: Record<string, unknown> }>;
+  /** What happened to the task, oldest first, and who did it (when a person or a client did). */
+  history: TaskHistoryEntry[];
+}
+
+/** Who changed a task: a reviewer signed in to the review page, or an API client. */
+export type TaskActor =
+  { kind: 'reviewer'; id: string; login: string; name: string } | { kind: 'client'; id: string };
+
+export interface TaskHistoryEntry {
+  at: string;
+  action: 'created' | 'completed';
+  values?: Record<string, unknown>;
+  by?: TaskActor;
 }
 
 /** What the engine keeps besides the record: where the task came from and the fields it corrects. */
@@ -88,6 +99,8 @@ export interface CompletionContext {
   /** The kind of a field by result name, to check a corrected value. */
   kindOf(name: string): FieldKind | undefined;
   now: string;
+  /** Who completes the task (left out of the history when not known: a host calling the library). */
+  by?: TaskActor;
   /** The document's words, when the completion says which words a value was taken from (`tokenIds`). */
   tokens?: readonly Token[];
 }
@@ -145,6 +158,13 @@ export function completeTask(
       problems.push({ path, message: 'gives a field a second time (as a field id and as a result name)' });
       continue;
     }
+    // A value confirmed as extracted stays exactly as extracted, whatever its kind and form: completing
+    // never changes what the reviewer did not change.
+    const extracted = data.fields.find((f) => prefix + f.name === fieldId);
+    if (extracted && raw !== undefined && JSON.stringify(raw) === JSON.stringify(extracted.value)) {
+      corrections[fieldId] = structuredClone(extracted.value) as string | TableValue | null;
+      continue;
+    }
     const checked = checkValue(raw, context.kindOf(fieldId.slice(prefix.length)));
     if (checked.ok) corrections[fieldId] = checked.value;
     else problems.push({ path, message: checked.problem });
@@ -181,7 +201,15 @@ export function completeTask(
     corrections,
     completedAt: context.now,
     correctedFields,
-    history: [...data.history, { at: context.now, action: 'completed', values: corrections }],
+    history: [
+      ...data.history,
+      {
+        at: context.now,
+        action: 'completed',
+        values: corrections,
+        ...(context.by ? { by: context.by } : {}),
+      },
+    ],
   };
   return {
     ...stored,

@@ -79,11 +79,21 @@ export function captured(isTTY = false): Captured {
 /** `main(argv)` with captured streams. */
 export async function run(
   argv: string[],
-  options: { stderrTTY?: boolean; stdoutTTY?: boolean } = {},
+  options: {
+    stderrTTY?: boolean;
+    stdoutTTY?: boolean;
+    stdin?: string;
+    env?: Record<string, string | undefined>;
+  } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = captured(options.stdoutTTY ?? false);
   const stderr = captured(options.stderrTTY ?? false);
-  const code = await main(argv, { stdout, stderr });
+  const code = await main(argv, {
+    stdout,
+    stderr,
+    stdin: [options.stdin ?? ''],
+    ...(options.env ? { env: options.env } : {}),
+  });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
@@ -105,7 +115,7 @@ export async function readLines(file: string): Promise<Array<Record<string, unkn
 export function spawnCli(
   argv: string[],
   cwd = REPO,
-  options: { peakMemory?: boolean; env?: Record<string, string> } = {},
+  options: { peakMemory?: boolean; env?: Record<string, string>; stdin?: string } = {},
 ): ChildProcess & { output: { stdout: string; stderr: string } } {
   // peakMemory: the child reports its peak resident memory on exit (see peakRssMb).
   const hook = options.peakMemory ? ['--import', path.join(REPO, 'test/cli/peak-memory.ts')] : [];
@@ -114,10 +124,12 @@ export function spawnCli(
     ['--import', 'tsx', ...hook, path.join(REPO, 'test/cli/run-cli.ts'), ...argv],
     {
       cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, FORCE_COLOR: '0', ...options.env },
     },
   );
+  // What the command reads from stdin (a password), or nothing: stdin ends at once.
+  child.stdin.end(options.stdin ?? '');
   const output = { stdout: '', stderr: '' };
   child.stdout.setEncoding('utf8').on('data', (t: string) => (output.stdout += t));
   child.stderr.setEncoding('utf8').on('data', (t: string) => (output.stderr += t));

@@ -142,11 +142,19 @@ describe.skipIf(!url)('three docex serve processes on PostgreSQL and S3, one SIG
       expect(JSON.stringify(await finalised(again.base, fileId))).toBe(results.get(fileId));
     }
 
-    // ---- the review page works from any process: signed in at one, a page image from the others ----
+    // ---- the review page works from any process: a reviewer made by `docex reviewers` in the shared
+    // database signs in at one, and reads a page image from the others ----
+    const add = spawnCli(
+      ['reviewers', 'add', '--login', 'pat@example.com', '--name', 'Pat', '--password-stdin'],
+      REPO,
+      { env, stdin: 'pat-password-0123\n' },
+    );
+    expect((await exited(add)).code, add.output.stderr).toBe(0);
+    expect(JSON.parse(add.output.stdout)).toMatchObject({ login: 'pat@example.com', accountId: 'default' });
     const login = await fetch(`${nodes.get('a')!.base}/review/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clientId: CLIENT.id, clientSecret: CLIENT.secret }),
+      body: JSON.stringify({ login: 'Pat@example.com', password: 'pat-password-0123' }),
     });
     expect(login.status).toBe(200);
     const session = login.headers.get('set-cookie')!.split(';')[0]!;

@@ -497,6 +497,16 @@ describe('v2 validate: rules, invoke, review task, corrected result', () => {
       status: 'completed',
       corrections: { 'svc.invoice.total': '155.50' },
     });
+    // The history says who completed it: the API client the token was issued to.
+    expect(completed.body.history).toEqual([
+      { at: task.createdAt, action: 'created' },
+      {
+        at: expect.stringMatching(ISO_MS_Z),
+        action: 'completed',
+        values: { 'svc.invoice.total': '155.50' },
+        by: { kind: 'client', id: expect.stringMatching(/-client-\d+$/) },
+      },
+    ]);
     const final = await waiting;
     expect(final.status).toBe(200);
     expect(final.body.status).toBe('FINALISED');

@@ -56,6 +56,10 @@ beforeAll(async () => {
   engine = createEngine({ ingest: { ocr: 'never' } });
   handle = createFetchHandler(engine, { tokens: { secret: 'hostile-requests-secret-0123456789' } });
   await engine.createClient('acme', { clientId: 'acme', clientSecret: 'acme-secret-0123456789' });
+  await engine.createReviewer(
+    { login: 'acme-reviewer', name: 'Reviewer', password: 'acme-secret-0123456789' },
+    { accountId: 'acme' },
+  );
   const answer = await handle(
     new Request(`${ORIGIN}/oauth2/token`, {
       method: 'POST',
@@ -204,7 +208,7 @@ describe('hostile requests', () => {
     const login = await handle(
       new Request(`${ORIGIN}/review/api/login`, {
         method: 'POST',
-        body: JSON.stringify({ clientId: 'acme', clientSecret: 'acme-secret-0123456789' }),
+        body: JSON.stringify({ login: 'acme-reviewer', password: 'acme-secret-0123456789' }),
       }),
     );
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;

@@ -17,6 +17,11 @@ async function setUp(limits = { maxFailures: 3, maxFailuresPerAddress: 3, window
   const engine = createEngine();
   await engine.createClient('acme', { clientId: 'acme', clientSecret: 'acme-secret-0123456789' });
   await engine.createClient('other', { clientId: 'other', clientSecret: 'other-secret-0123456789' });
+  // A person who signs in to the review page (API clients do not).
+  await engine.createReviewer(
+    { login: 'acme', name: 'Acme Reviewer', password: 'acme-secret-0123456789' },
+    { accountId: 'acme' },
+  );
   const handler = createFetchHandler(engine, {
     tokens: { secret: SECRET },
     signInLimits: { ...limits, now: () => now },
@@ -38,11 +43,11 @@ async function setUp(limits = { maxFailures: 3, maxFailuresPerAddress: 3, window
       body: (await answer.json()) as { code?: string },
     };
   };
-  const login = async (clientId: string, secret: string, address = '203.0.113.7') => {
+  const login = async (login: string, password: string, address = '203.0.113.7') => {
     const request = new Request('http://docex.test/review/api/login', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clientId, clientSecret: secret }),
+      body: JSON.stringify({ login, password }),
     });
     setRemoteAddress(request, address);
     const answer = await handler(request);
@@ -75,8 +80,22 @@ describe('limits on failed sign-ins', () => {
     const limited = await t.login('acme', 'acme-secret-0123456789');
     expect(limited.status).toBe(429);
     expect(Number(limited.retryAfter)).toBeGreaterThan(0);
-    // From another address the same client signs in.
+    // From another address the same reviewer signs in.
     expect((await t.login('acme', 'acme-secret-0123456789', '192.0.2.55')).status).toBe(200);
+    await t.engine.close();
+  });
+
+  it('refuses a reviewer login after 3 wrong passwords, whatever the address', async () => {
+    const t = await setUp();
+    for (let i = 0; i < 3; i++)
+      expect((await t.login('ACME', 'wrong-password', `198.51.100.${i}`)).status).toBe(401);
+    const limited = await t.login('acme', 'acme-secret-0123456789', '198.51.100.9');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.retryAfter)).toBe(60);
+    // The API client of the same name is another key: its tokens are not held up.
+    expect((await t.token('acme', 'acme-secret-0123456789', '198.51.100.10')).status).toBe(200);
+    t.advance(60_001);
+    expect((await t.login('acme', 'acme-secret-0123456789', '198.51.100.9')).status).toBe(200);
     await t.engine.close();
   });
 

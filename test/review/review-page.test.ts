@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeListener } from '../../src/adapters/http/node-listener.js';
 import { createEngine, createFetchHandler, type Engine, type FieldResult } from '../../src/index.js';
@@ -35,10 +35,14 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
   let origin: string;
   let fileId: string;
   const client = { clientId: 'reviewer', clientSecret: 'reviewer-secret-0123456789' };
+  /** The account's admin: a person with their own login (API clients do not sign in to the page). */
+  const ada = { login: 'ada@example.com', name: 'Ada Admin', password: 'ada-password-0123' };
+  let adaId = '';
 
   beforeAll(async () => {
     engine = createEngine({ ingest: { ocr: 'never' } });
     await engine.createClient('acme', client);
+    adaId = (await engine.createReviewer({ ...ada, role: 'admin' }, { accountId: 'acme' })).reviewerId;
     await engine.putValidationRules(
       'totals',
       {
@@ -99,18 +103,27 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
   });
 
   it('signs in, opens the task, shows the field on the page, takes a correction and completes it', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
+    // The page's timers are the test's: the undo window passes when the test says so.
+    await page.clock.install();
     await page.goto(`${origin}/review/`);
+    expect(await contrastProblems(page)).toEqual([]);
 
-    // Wrong credentials are refused; the right ones sign in.
-    await page.fill('input[name=clientId]', client.clientId);
-    await page.fill('input[name=clientSecret]', 'wrong-secret-0000000000');
+    // A wrong password is refused; so are the API client's credentials; the reviewer's own sign in.
+    await page.getByLabel('Login or e-mail').fill(ada.login);
+    await page.getByLabel('Password').fill('wrong-password-000');
     await page.click('button[type=submit]');
     await expect.poll(() => page.textContent('[role=alert]')).toContain('not valid');
-    await page.fill('input[name=clientSecret]', client.clientSecret);
+    await page.getByLabel('Login or e-mail').fill(client.clientId);
+    await page.getByLabel('Password').fill(client.clientSecret);
     await page.click('button[type=submit]');
+    await expect.poll(() => page.textContent('[role=alert]')).toContain('not valid');
+    await page.getByLabel('Login or e-mail').fill('ADA@example.com');
+    await page.getByLabel('Password').fill(ada.password);
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.textContent('#account')).toContain('Ada Admin (admin)');
 
     // The open task is listed; Enter opens the selected one (keyboard first).
     await page.waitForSelector('table.tasks tbody tr');
@@ -174,7 +187,7 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
       .toBeGreaterThan(0.85);
     await page.screenshot({ path: PHONE_SCREENSHOT, fullPage: true });
     expect(readFileSync(PHONE_SCREENSHOT).subarray(1, 4).toString('latin1')).toBe('PNG');
-    await page.setViewportSize({ width: 1400, height: 1000 });
+    await page.setViewportSize({ width: 1280, height: 1000 });
 
     // A click on a word of the page takes it as the value; then the reviewer types a correction.
     await page.click('input[data-field-id="svc.invoice.total"]');
@@ -182,10 +195,25 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     expect(await page.inputValue('input[data-field-id="svc.invoice.total"]')).toBe('150.00');
     await page.fill('input[data-field-id="svc.invoice.total"]', '155.50');
     await page.keyboard.press('Enter'); // accept, on to the date
+    expect(await contrastProblems(page)).toEqual([]);
     await page.keyboard.press('Control+Enter'); // complete
     await page.waitForSelector('#all-done');
     expect(await page.textContent('#all-done')).toBe('Task completed: invoice.pdf. No open tasks left.');
+    // The completion waits out its undo window: the task is still open until then.
+    expect(await page.textContent('#toast')).toContain('Task completed: invoice.pdf.');
+    expect(await page.isVisible('#undo')).toBe(true);
+    const taskId = (await engine.listTasks({ accountId: 'acme' }))[0]!.id;
+    expect((await engine.getTask(taskId, { accountId: 'acme' })).status).toBe('open');
+    await page.clock.runFor(10_000);
+    await expect.poll(() => page.textContent('#toast')).toBe('Saved: invoice.pdf.');
 
+    // The task's history names the reviewer who completed it.
+    const done = await engine.getTask(taskId, { accountId: 'acme' });
+    expect(done.status).toBe('completed');
+    expect(done.history.at(-1)).toMatchObject({
+      action: 'completed',
+      by: { kind: 'reviewer', id: adaId, login: ada.login, name: ada.name },
+    });
     const result = await engine.getResult(fileId, { accountId: 'acme', timeoutMs: 5000 });
     expect(result.status).toBe('FINALISED');
     if (result.status !== 'FINALISED') return;
@@ -224,9 +252,10 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 700 } });
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
+    await page.clock.install();
     await page.goto(`${origin}/review/`);
-    await page.fill('input[name=clientId]', client.clientId);
-    await page.fill('input[name=clientSecret]', client.clientSecret);
+    await page.getByLabel('Login or e-mail').fill(ada.login);
+    await page.getByLabel('Password').fill(ada.password);
     await page.click('button[type=submit]');
     await page.locator('table.tasks tbody tr', { hasText: 'two-pages.pdf' }).click();
     await page.waitForSelector('#page img');
@@ -301,6 +330,22 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     await expect
       .poll(async () => (await page.textContent('#all-done, #status')) ?? '')
       .toContain('Task completed: two-pages.pdf.');
+    // u within the window takes it back: the task opens again as the reviewer left it, still open.
+    await page.keyboard.press('u');
+    await expect.poll(() => page.textContent('#toast')).toBe('Undone: two-pages.pdf is open again.');
+    await expect.poll(() => page.textContent('#note')).toBe('Totals above 100 need a second look');
+    expect(await page.inputValue('input[data-field-id="svc.invoice.total"]')).toBe('30');
+    expect(await page.inputValue('input[data-field-id="svc.invoice.lineitems"]')).toBe(
+      'table, 2 rows (changed)',
+    );
+    expect(await editor.locator('input[data-cell="0,0"]').inputValue()).toBe('Freight');
+    await page.clock.runFor(30_000);
+    expect((await engine.getTask(task.id, { accountId: 'acme' })).status).toBe('open');
+    // Completed again, the window runs out and the completion is sent.
+    await page.locator('#complete').click();
+    await expect.poll(() => page.isVisible('#undo')).toBe(true);
+    await page.clock.runFor(10_000);
+    await expect.poll(() => page.textContent('#toast')).toBe('Saved: two-pages.pdf.');
     expect((await engine.getTask(task.id, { accountId: 'acme' })).status).toBe('completed');
     const result = await engine.getResult(upload.fileId, { accountId: 'acme', timeoutMs: 5000 });
     if (result.status !== 'FINALISED') throw new Error(`not finalised: ${result.status}`);
@@ -326,12 +371,97 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     await page.close();
   }, 120_000);
 
+  it('lets an admin add, change and disable reviewers on the page; a reviewer signs in as themselves', async () => {
+    const admin = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await admin.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${origin}/review/`);
+    // Usable without a mouse: the login has focus, Tab goes on to the password, focus always visible.
+    await expect.poll(() => page.evaluate('document.activeElement.name')).toBe('login');
+    expect(await focusOutline(page)).toBeGreaterThanOrEqual(2);
+    await page.keyboard.type(ada.login);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.name')).toBe('password');
+    expect(await focusOutline(page)).toBeGreaterThanOrEqual(2);
+    await page.keyboard.type(ada.password);
+    await page.keyboard.press('Enter');
+    await page.locator('#reviewers-link').click();
+    await page.waitForSelector('form.add-reviewer');
+    expect(await contrastProblems(page)).toEqual([]);
+    await page.getByLabel('Name', { exact: true }).fill('Rita Reviewer');
+    await page.locator('form.add-reviewer').getByLabel('Login or e-mail').fill('rita');
+    await page.getByLabel('First password (10 characters or more)').fill('rita-password-0123');
+    await page.getByRole('button', { name: 'Add reviewer' }).click();
+    await expect.poll(() => page.textContent('#reviewers-status')).toBe('Added Rita Reviewer.');
+    const rita = (await engine.listReviewers({ accountId: 'acme' })).find((r) => r.login === 'rita')!;
+    expect(rita).toMatchObject({ name: 'Rita Reviewer', role: 'reviewer', disabled: false });
+    // A login is unique: the page says so.
+    await page.getByLabel('Name', { exact: true }).fill('Rita Again');
+    await page.locator('form.add-reviewer').getByLabel('Login or e-mail').fill('RITA');
+    await page.getByLabel('First password (10 characters or more)').fill('rita-password-0123');
+    await page.getByRole('button', { name: 'Add reviewer' }).click();
+    await expect.poll(() => page.textContent('[role=alert]')).toBe('The login rita is taken.');
+
+    // Rita signs in in a browser of her own: no reviewers link for her, and the API refuses her.
+    const own = await browser.newContext();
+    const ritaPage = await own.newPage();
+    await ritaPage.goto(`${origin}/review/`);
+    await ritaPage.getByLabel('Login or e-mail').fill('rita');
+    await ritaPage.getByLabel('Password').fill('rita-password-0123');
+    await ritaPage.click('button[type=submit]');
+    await expect.poll(() => ritaPage.textContent('#account')).toContain('Rita Reviewer (reviewer)');
+    expect(await ritaPage.isVisible('#reviewers-link')).toBe(false);
+    expect(await ritaPage.evaluate("fetch('api/reviewers').then((r) => r.status)")).toBe(403);
+
+    // The admin disables her: her session ends at her next request.
+    await page.getByRole('button', { name: 'Disable Rita Reviewer' }).click();
+    await expect.poll(() => page.textContent('#reviewers-status')).toBe('Rita Reviewer is disabled.');
+    expect(await ritaPage.evaluate("fetch('api/tasks').then((r) => r.status)")).toBe(401);
+    // Enabled again with a new password set by the admin, she signs in with that one.
+    await page.getByRole('button', { name: 'Enable Rita Reviewer' }).click();
+    await page.getByLabel('New password for Rita Reviewer').fill('rita-new-password-9');
+    await page.getByRole('button', { name: 'Set the password of Rita Reviewer' }).click();
+    await expect.poll(() => page.textContent('#reviewers-status')).toBe('Rita Reviewer has a new password.');
+    expect(await engine.authenticateReviewer('rita', 'rita-new-password-9')).toBeDefined();
+    expect(await engine.authenticateReviewer('rita', 'rita-password-0123')).toBeUndefined();
+    // The admin cannot lock themselves out.
+    await page.getByLabel('Role of Ada Admin').selectOption('reviewer');
+    await expect.poll(() => page.textContent('[role=alert]')).toContain('give up your own admin role');
+    expect((await engine.getReviewer(adaId, { accountId: 'acme' })).role).toBe('admin');
+
+    // Rita changes her own password on the page: she is signed out and signs in with the new one.
+    await ritaPage.reload();
+    await ritaPage.getByLabel('Login or e-mail').fill('rita');
+    await ritaPage.getByLabel('Password').fill('rita-new-password-9');
+    await ritaPage.click('button[type=submit]');
+    await ritaPage.locator('#password-link').click();
+    await ritaPage.getByLabel('Current password').fill('rita-new-password-9');
+    await ritaPage.getByLabel('New password (10 characters or more)').fill('ritas-own-password-1');
+    await ritaPage.getByLabel('New password again').fill('ritas-own-password-1');
+    await ritaPage.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => ritaPage.textContent('[role=alert]')).toContain('Your password was changed');
+    expect(await engine.authenticateReviewer('rita', 'ritas-own-password-1')).toBeDefined();
+    expect(problems).toEqual([]);
+    await own.close();
+    await admin.close();
+  }, 120_000);
+
   it('keeps the API behind the session cookie and the CSRF token', async () => {
     const anonymous = await fetch(`${origin}/review/api/tasks`);
     expect(anonymous.status).toBe(401);
-    const login = await fetch(`${origin}/review/api/login`, {
+    // API clients do not sign in to the page.
+    const asClient = await fetch(`${origin}/review/api/login`, {
       method: 'POST',
       body: JSON.stringify(client),
+    });
+    expect(asClient.status).toBe(400);
+    expect(((await asClient.json()) as { error: { message: string } }).error.message).toContain(
+      'API clients do not sign in here',
+    );
+    const login = await fetch(`${origin}/review/api/login`, {
+      method: 'POST',
+      body: JSON.stringify({ login: ada.login, password: ada.password }),
     });
     expect(login.status).toBe(200);
     const cookie = login.headers.get('set-cookie')!;
@@ -339,15 +469,24 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Path=\/review\//);
     const session = cookie.split(';')[0]!;
-    const { csrfToken } = (await login.json()) as { csrfToken: string };
+    const body = (await login.json()) as { csrfToken: string; reviewer: Record<string, unknown> };
+    expect(body.reviewer).toEqual({ reviewerId: adaId, login: ada.login, name: ada.name, role: 'admin' });
+    const { csrfToken } = body;
     const listed = await fetch(`${origin}/review/api/tasks`, { headers: { cookie: session } });
     expect(listed.status).toBe(200);
-    // A change without the CSRF token is refused even with the cookie.
+    // A change without the CSRF token is refused even with the cookie (reviewers are changes too).
     const forged = await fetch(`${origin}/review/api/logout`, {
       method: 'POST',
       headers: { cookie: session },
     });
     expect(forged.status).toBe(401);
+    const forgedAdd = await fetch(`${origin}/review/api/reviewers`, {
+      method: 'POST',
+      headers: { cookie: session },
+      body: JSON.stringify({ login: 'mallory', name: 'M', password: 'mallory-password-1' }),
+    });
+    expect(forgedAdd.status).toBe(401);
+    expect((await engine.listReviewers({ accountId: 'acme' })).map((r) => r.login)).not.toContain('mallory');
     const out = await fetch(`${origin}/review/api/logout`, {
       method: 'POST',
       headers: { cookie: session, 'x-csrf-token': csrfToken },
@@ -360,16 +499,83 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
   });
 });
 
+/** Width in px of the outline of the element with focus (0: none). */
+function focusOutline(page: Page): Promise<number> {
+  return page.evaluate(`(() => {
+    const style = getComputedStyle(document.activeElement);
+    return style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth);
+  })()`) as Promise<number>;
+}
+
+/**
+ * Text on the page whose contrast with what is behind it is below WCAG AA (4.5:1, 3:1 for large text):
+ * each visible element with text of its own (or an input's value), its colour composed with its and its
+ * ancestors' opacity over the first opaque background behind it.
+ */
+function contrastProblems(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const parse = (c) => {
+      const m = c.match(/rgba?\\(([^)]+)\\)/);
+      if (!m) return [0, 0, 0, 0];
+      const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+      return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+    };
+    const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat(1);
+    const luminance = (c) => {
+      const [r, g, b] = c.slice(0, 3).map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const background = (element) => {
+      const layers = [];
+      for (let node = element; node; node = node.parentElement) {
+        const bg = parse(getComputedStyle(node).backgroundColor);
+        if (bg[3] > 0) layers.push(bg);
+        if (bg[3] >= 1) break;
+      }
+      let colour = [255, 255, 255, 1];
+      for (const layer of layers.reverse()) colour = over(layer, colour);
+      return colour;
+    };
+    const problems = [];
+    for (const element of document.querySelectorAll('body *')) {
+      const style = getComputedStyle(element);
+      if (style.visibility === 'hidden' || element.getClientRects().length === 0) continue;
+      const own = [...element.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+      const field = (element.tagName === 'INPUT' && element.value) || element.tagName === 'SELECT';
+      if (!own && !field) continue;
+      let opacity = 1;
+      for (let node = element; node; node = node.parentElement) opacity *= Number(getComputedStyle(node).opacity);
+      const fg = parse(style.color);
+      const bg = background(element);
+      const text = over([fg[0], fg[1], fg[2], fg[3] * opacity], bg);
+      const [a, b] = [luminance(text), luminance(bg)].sort((x, y) => y - x);
+      const ratio = (a + 0.05) / (b + 0.05);
+      const size = parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5)) {
+        problems.push(element.tagName.toLowerCase() + '.' + element.className + ' "' + (element.textContent || element.value || '').trim().slice(0, 30) + '" ' + ratio.toFixed(2));
+      }
+    }
+    return problems;
+  })()`) as Promise<string[]>;
+}
+
 describe('the review page under a host prefix', () => {
   it('scopes the session cookie to the page as the browser sees it', async () => {
     const engine = createEngine({ ingest: { ocr: 'never' } });
     try {
-      await engine.createClient('acme', { clientId: 'r', clientSecret: 'reviewer-secret-0123456789' });
+      await engine.createReviewer(
+        { login: 'r', name: 'R', password: 'reviewer-secret-0123456789' },
+        { accountId: 'acme' },
+      );
       const handler = createFetchHandler(engine, { basePath: '/docex', review: { path: '/check/' } });
       const login = await handler(
         new Request('http://127.0.0.1/docex/check/api/login', {
           method: 'POST',
-          body: JSON.stringify({ clientId: 'r', clientSecret: 'reviewer-secret-0123456789' }),
+          body: JSON.stringify({ login: 'r', password: 'reviewer-secret-0123456789' }),
         }),
       );
       expect(login.status).toBe(200);

@@ -567,3 +567,68 @@ describe('completeTask: values taken from words of the page (tokenIds)', () => {
     ]);
   });
 });
+
+describe('completing with values confirmed as extracted', () => {
+  /** One field of every kind, each in a form extraction may give (not always the checks' canonical form). */
+  const EVERY_KIND: Array<[FieldKind, string | TableValue]> = [
+    ['date', '2024-03-14'],
+    ['amount', '1234.5'],
+    ['integer', '030'],
+    ['text', '  Kunden AG  Mitte '],
+    ['reference', 'inv-0042/a'],
+    ['currency', 'eur'],
+    ['documentType', 'Rechnung'],
+    ['abn', '51 824 753 556'],
+    ['taxId', 'DE 123 456 789'],
+    ['iban', 'DE89 3704 0044 0532 0130 00'],
+    ['bic', 'cobadeffxxx'],
+    ['bsb', '062 000'],
+    ['bankAccount', '1234 5678'],
+    ['bpayBiller', '012345'],
+    ['bpayCrn', '1234 5678 90'],
+    ['paymentMethod', 'Visa ****1234'],
+    ['table', TABLE],
+  ];
+  const kinds = Object.fromEntries(EVERY_KIND.map(([kind]) => [`all.${kind}`, kind])) as Record<
+    string,
+    FieldKind
+  >;
+  const fields: VerboseFieldResult[] = EVERY_KIND.map(([kind, value], i) => ({
+    name: `all.${kind}`,
+    value,
+    confidence: 0.5,
+    boundingBox: box(1, 10 * (i + 1)),
+  }));
+  const task = (): StoredTask => ({
+    ...storedTask(fields.map((f) => `svc.${f.name}`)),
+    data: newTaskData(
+      {
+        note: 'Every kind',
+        field_ids: fields.map((f) => `svc.${f.name}`),
+        priority: 1,
+        predictions: {},
+        jobId: 'job-1',
+        jobCreated: JOB_CREATED,
+        rulesId: null,
+        condition: { type: 'exists', values: ['$.predictions'] } as never,
+        fields: structuredClone(fields),
+      },
+      CREATED,
+    ) as unknown as Record<string, unknown>,
+  });
+  const context: CompletionContext = { namespace: 'svc', kindOf: (name) => kinds[name], now: NOW };
+
+  it('leaves every field of every kind exactly as extracted, with its box (what the review page sends untouched)', () => {
+    const values = Object.fromEntries(fields.map((f) => [`svc.${f.name}`, f.value]));
+    const done = dataOf(completeTask(task(), values, context));
+    expect(done.correctedFields).toEqual(fields.map((f) => ({ ...f, confidence: 1 })));
+    expect(done.corrections).toEqual(values);
+  });
+
+  it('still checks a value that differs from the extraction, in any kind', () => {
+    expect(() => completeTask(task(), { 'svc.all.integer': '3.5' }, context)).toThrow(DocexError);
+    const changed = dataOf(completeTask(task(), { 'svc.all.amount': '1234.50' }, context));
+    expect(changed.corrections!['svc.all.amount']).toBe('1234.50');
+    expect(changed.correctedFields!.find((f) => f.name === 'all.amount')!.boundingBox).toBeNull();
+  });
+});

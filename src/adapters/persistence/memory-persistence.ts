@@ -2,6 +2,7 @@ import type { AccountSettings } from '../../core/accounts.js';
 import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence, JobQuery } from '../../ports/job-persistence.js';
+import { byCreatedThenLogin, type StoredReviewer } from '../../ports/reviewer-directory.js';
 import { NO_USAGE, sumUsage, type UsageDay } from '../../ports/usage-ledger.js';
 import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
 import { claimed, deliveriesFor, newestFirst, withinCaps } from '../../webhooks/fan-out.js';
@@ -50,6 +51,8 @@ export function createMemoryPersistence(): JobPersistence {
   /** By account and day (`account\u0000day`). */
   const usage = new Map<string, UsageDay>();
   const clients = new Map<string, StoredClient>();
+  /** By reviewer id; logins are unique over every account. */
+  const reviewers = new Map<string, StoredReviewer>();
   const webhooks = new Map<string, StoredWebhook>();
   const deliveries = new Map<string, StoredDelivery>();
   /** Ids of deliveries still pending (the ones claims look at). */
@@ -281,6 +284,49 @@ export function createMemoryPersistence(): JobPersistence {
       open();
       const client = clients.get(clientId);
       return client && structuredClone(client);
+    },
+
+    async insertReviewer(reviewer) {
+      open();
+      if (reviewers.has(reviewer.reviewerId)) return false;
+      for (const r of reviewers.values()) if (r.login === reviewer.login) return false;
+      reviewers.set(reviewer.reviewerId, structuredClone(reviewer));
+      return true;
+    },
+
+    async updateReviewer(reviewer, expectedVersion) {
+      open();
+      const stored = reviewers.get(reviewer.reviewerId);
+      if (
+        !stored ||
+        stored.version !== expectedVersion ||
+        stored.accountId !== reviewer.accountId ||
+        stored.login !== reviewer.login
+      ) {
+        return false;
+      }
+      reviewers.set(reviewer.reviewerId, structuredClone(reviewer));
+      return true;
+    },
+
+    async getReviewer(accountId, reviewerId) {
+      open();
+      const reviewer = reviewers.get(reviewerId);
+      return reviewer?.accountId === accountId ? structuredClone(reviewer) : undefined;
+    },
+
+    async findReviewerByLogin(login) {
+      open();
+      for (const r of reviewers.values()) if (r.login === login) return structuredClone(r);
+      return undefined;
+    },
+
+    async listReviewers(accountId) {
+      open();
+      return [...reviewers.values()]
+        .filter((r) => r.accountId === accountId)
+        .sort(byCreatedThenLogin)
+        .map((r) => structuredClone(r));
     },
 
     async putWebhook(hook) {

@@ -5,6 +5,7 @@ import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../co
 import type { TokenLayer } from '../../core/types.js';
 import type { ClaimRequest, JobPersistence, PersistenceChange } from '../../ports/job-persistence.js';
 import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
+import type { StoredReviewer } from '../../ports/reviewer-directory.js';
 import { usageDayOf, type UsageRow } from '../../ports/usage-ledger.js';
 import { candidates, claimed, deliveriesFor, withinCaps } from '../../webhooks/fan-out.js';
 
@@ -19,7 +20,7 @@ export interface PostgresPersistenceOptions {
   maxConnections?: number;
 }
 
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 /** Key of the advisory lock that serialises migrations of processes starting at once. */
 const MIGRATION_LOCK = 4_927_113;
 const CHANNEL = 'docex_changes';
@@ -59,6 +60,10 @@ CREATE TABLE IF NOT EXISTS ${s}.usage (
   account_id TEXT NOT NULL, day TEXT NOT NULL, jobs BIGINT NOT NULL, failed_jobs BIGINT NOT NULL,
   pages BIGINT NOT NULL, ocr_pages BIGINT NOT NULL, processing_ms BIGINT NOT NULL,
   PRIMARY KEY (account_id, day));
+CREATE TABLE IF NOT EXISTS ${s}.reviewers (
+  id TEXT PRIMARY KEY, account_id TEXT NOT NULL, login TEXT NOT NULL UNIQUE, version INTEGER NOT NULL,
+  created_at TEXT NOT NULL, body JSONB NOT NULL);
+CREATE INDEX IF NOT EXISTS reviewers_account ON ${s}.reviewers (account_id, created_at, login);
 `;
 }
 
@@ -565,6 +570,62 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
         [clientId],
       );
       return rows[0]?.body;
+    },
+
+    async insertReviewer(reviewer) {
+      const { rowCount } = await query(
+        `INSERT INTO ${s}.reviewers (id, account_id, login, version, created_at, body)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+        [
+          reviewer.reviewerId,
+          reviewer.accountId,
+          reviewer.login,
+          reviewer.version,
+          reviewer.createdAt,
+          JSON.stringify(reviewer),
+        ],
+      );
+      return rowCount === 1;
+    },
+
+    async updateReviewer(reviewer, expectedVersion) {
+      const { rowCount } = await query(
+        `UPDATE ${s}.reviewers SET version = $5, body = $6
+         WHERE id = $1 AND account_id = $2 AND login = $3 AND version = $4`,
+        [
+          reviewer.reviewerId,
+          reviewer.accountId,
+          reviewer.login,
+          expectedVersion,
+          reviewer.version,
+          JSON.stringify(reviewer),
+        ],
+      );
+      return rowCount === 1;
+    },
+
+    async getReviewer(accountId, reviewerId) {
+      const { rows } = await query<{ body: StoredReviewer }>(
+        `SELECT body FROM ${s}.reviewers WHERE id = $1 AND account_id = $2`,
+        [reviewerId, accountId],
+      );
+      return rows[0]?.body;
+    },
+
+    async findReviewerByLogin(login) {
+      const { rows } = await query<{ body: StoredReviewer }>(
+        `SELECT body FROM ${s}.reviewers WHERE login = $1`,
+        [login],
+      );
+      return rows[0]?.body;
+    },
+
+    async listReviewers(accountId) {
+      const { rows } = await query<{ body: StoredReviewer }>(
+        `SELECT body FROM ${s}.reviewers WHERE account_id = $1 ORDER BY created_at COLLATE "C", login COLLATE "C"`,
+        [accountId],
+      );
+      return rows.map((r) => r.body);
     },
 
     async putWebhook(hook) {

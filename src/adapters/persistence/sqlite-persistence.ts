@@ -8,6 +8,7 @@ import type { AccountSettings } from '../../core/accounts.js';
 import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence } from '../../ports/job-persistence.js';
+import type { StoredReviewer } from '../../ports/reviewer-directory.js';
 import type {
   DeliveryClaim,
   RaiseEvents,
@@ -23,7 +24,7 @@ export interface SqlitePersistenceOptions {
 }
 
 /** Stored in `PRAGMA user_version`, so that a later release can tell which migrations to run. */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -60,6 +61,10 @@ CREATE TABLE IF NOT EXISTS usage (
   account_id TEXT NOT NULL, day TEXT NOT NULL, jobs INTEGER NOT NULL, failed_jobs INTEGER NOT NULL,
   pages INTEGER NOT NULL, ocr_pages INTEGER NOT NULL, processing_ms INTEGER NOT NULL,
   PRIMARY KEY (account_id, day));
+CREATE TABLE IF NOT EXISTS reviewers (
+  id TEXT PRIMARY KEY, account_id TEXT NOT NULL, login TEXT NOT NULL UNIQUE, version INTEGER NOT NULL,
+  created_at TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS reviewers_account ON reviewers (account_id, created_at, login);
 `;
 
 /** Runs an INSERT, turning a primary-key conflict into a plain message. */
@@ -171,6 +176,13 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     putClient: db.prepare(`INSERT INTO clients (client_id, account_id, body) VALUES (?, ?, ?)
       ON CONFLICT (client_id) DO UPDATE SET account_id = excluded.account_id, body = excluded.body`),
     getClient: db.prepare('SELECT body FROM clients WHERE client_id = ?'),
+    insertReviewer: db.prepare(`INSERT INTO reviewers (id, account_id, login, version, created_at, body)
+      VALUES (@reviewerId, @accountId, @login, @version, @createdAt, @body) ON CONFLICT DO NOTHING`),
+    updateReviewer: db.prepare(`UPDATE reviewers SET version = @version, body = @body
+      WHERE id = @reviewerId AND account_id = @accountId AND login = @login AND version = @expected`),
+    getReviewer: db.prepare('SELECT body FROM reviewers WHERE id = ? AND account_id = ?'),
+    findReviewer: db.prepare('SELECT body FROM reviewers WHERE login = ?'),
+    listReviewers: db.prepare('SELECT body FROM reviewers WHERE account_id = ? ORDER BY created_at, login'),
     putWebhook: db.prepare(`INSERT INTO webhooks (id, account_id, created_at, body) VALUES (?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, created_at = excluded.created_at,
       body = excluded.body`),
@@ -423,6 +435,32 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     async getClient(clientId) {
       live();
       return parse<StoredClient>(q.getClient.get(clientId));
+    },
+
+    async insertReviewer(reviewer) {
+      live();
+      return q.insertReviewer.run({ ...reviewer, body: JSON.stringify(reviewer) }).changes === 1;
+    },
+
+    async updateReviewer(reviewer, expectedVersion) {
+      live();
+      const row = { ...reviewer, body: JSON.stringify(reviewer), expected: expectedVersion };
+      return q.updateReviewer.run(row).changes === 1;
+    },
+
+    async getReviewer(accountId, reviewerId) {
+      live();
+      return parse<StoredReviewer>(q.getReviewer.get(reviewerId, accountId));
+    },
+
+    async findReviewerByLogin(login) {
+      live();
+      return parse<StoredReviewer>(q.findReviewer.get(login));
+    },
+
+    async listReviewers(accountId) {
+      live();
+      return q.listReviewers.all(accountId).map((row) => parse<StoredReviewer>(row)!);
     },
 
     async putWebhook(hook) {

@@ -14,14 +14,24 @@
  * @typedef {{ id: number, text: string, box: { x0: number, y0: number, x1: number, y1: number } }} Token
  * @typedef {{ value: string, boundingBox: Box | null } | null} Cell
  * @typedef {{ headers: string[], rows: Cell[][], types?: (string | null)[] }} Table
+ * @typedef {{ reviewerId: string, login: string, name: string, role: string }} Me
+ * @typedef {{ reviewerId: string, login: string, name: string, role: string, disabled: boolean, createdAt: string }} Reviewer
+ * @typedef {{ values: Map<string, string>, taken: Map<string, number[]>, tables: Map<string, Table> }} Edits
+ * @typedef {{ taskId: string, name: string, body: string, edits: Edits, timer: ReturnType<typeof setTimeout> }} Pending
  */
 
 const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 const accountLabel = /** @type {HTMLElement} */ (document.getElementById('account'));
 const signOut = /** @type {HTMLButtonElement} */ (document.getElementById('sign-out'));
+const passwordLink = /** @type {HTMLButtonElement} */ (document.getElementById('password-link'));
+const reviewersLink = /** @type {HTMLButtonElement} */ (document.getElementById('reviewers-link'));
+const toast = /** @type {HTMLElement} */ (document.getElementById('toast'));
 
 const state = {
   csrf: '',
+  /** @type {Me | null} */ me: null,
+  /** How long a completion can be undone before it is sent (the server's setting). */
+  undoMs: 10_000,
   /** @type {Task[]} */ tasks: [],
   selected: 0,
   /** @type {TaskView | null} */ view: null,
@@ -69,60 +79,246 @@ function el(tag, attrs = {}, children = []) {
   return node;
 }
 
+/**
+ * A labelled input (the label wraps it, so a screen reader names it and a click on the text focuses it).
+ * @param {string} text @param {HTMLElement} control
+ */
+function labelled(text, control) {
+  return el('label', { class: 'labelled' }, [el('span', {}, [text]), control]);
+}
+
+/**
+ * Shows who is signed in, and the admin's link to the reviewers.
+ * @param {{ accountId: string, reviewer: Me, csrfToken: string, undoSeconds?: number }} session
+ */
+function signedIn(session) {
+  state.csrf = session.csrfToken;
+  state.me = session.reviewer;
+  state.undoMs = Math.max(0, (session.undoSeconds ?? 10) * 1000);
+  accountLabel.textContent = `${session.reviewer.name} (${session.reviewer.role}) · account ${session.accountId}`;
+  signOut.hidden = false;
+  passwordLink.hidden = false;
+  reviewersLink.hidden = session.reviewer.role !== 'admin';
+}
+
 function showLogin(message = '') {
   state.view = null;
+  state.me = null;
   signOut.hidden = true;
+  passwordLink.hidden = true;
+  reviewersLink.hidden = true;
   accountLabel.textContent = '';
-  const id = el('input', {
-    name: 'clientId',
-    autocomplete: 'username',
-    required: '',
-    placeholder: 'Client id',
-  });
-  const secret = el('input', {
-    name: 'clientSecret',
+  const login = el('input', { name: 'login', autocomplete: 'username', required: '' });
+  const password = el('input', {
+    name: 'password',
     type: 'password',
     autocomplete: 'current-password',
     required: '',
-    placeholder: 'Client secret',
   });
   const error = el('p', { class: 'error', role: 'alert' }, [message]);
   const form = el('form', { class: 'login' }, [
     el('h2', {}, ['Sign in']),
-    id,
-    secret,
+    labelled('Login or e-mail', login),
+    labelled('Password', password),
     el('button', { class: 'primary', type: 'submit' }, ['Sign in']),
     error,
   ]);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     try {
-      const session = await api('login', {
-        method: 'POST',
-        body: JSON.stringify({ clientId: id.value, clientSecret: secret.value }),
-      });
-      state.csrf = session.csrfToken;
-      accountLabel.textContent = `account ${session.accountId}`;
-      signOut.hidden = false;
+      signedIn(
+        await api('login', {
+          method: 'POST',
+          body: JSON.stringify({ login: login.value, password: password.value }),
+        }),
+      );
       await showList();
     } catch (e) {
       error.textContent = /** @type {Error} */ (e).message;
     }
   });
   app.replaceChildren(form);
-  id.focus();
+  login.focus();
+}
+
+/** The signed-in reviewer's own password: the current one, the new one twice; then sign in again. */
+function showPassword() {
+  state.view = null;
+  const current = el('input', { type: 'password', autocomplete: 'current-password', required: '' });
+  const next = el('input', { type: 'password', autocomplete: 'new-password', required: '', minlength: '10' });
+  const again = el('input', {
+    type: 'password',
+    autocomplete: 'new-password',
+    required: '',
+    minlength: '10',
+  });
+  const error = el('p', { class: 'error', role: 'alert' });
+  const back = el('button', { type: 'button' }, ['Back to the tasks']);
+  back.addEventListener('click', () => void showList());
+  const form = el('form', { class: 'login', id: 'password-form' }, [
+    el('h2', {}, ['Change your password']),
+    labelled('Current password', current),
+    labelled('New password (10 characters or more)', next),
+    labelled('New password again', again),
+    el('button', { class: 'primary', type: 'submit' }, ['Change password']),
+    back,
+    error,
+  ]);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (next.value !== again.value) {
+      error.textContent = 'The two new passwords differ.';
+      return;
+    }
+    try {
+      await flushPending();
+      await api('password', {
+        method: 'POST',
+        body: JSON.stringify({ current: current.value, password: next.value }),
+      });
+      state.csrf = '';
+      showLogin('Your password was changed: sign in with the new one.');
+    } catch (e) {
+      error.textContent = /** @type {Error} */ (e).message;
+    }
+  });
+  app.replaceChildren(form);
+  current.focus();
+}
+
+/**
+ * The account's reviewers, for an admin: add one (name, login, role, first password), change a role,
+ * set a new password, disable or enable. A change of password, role or state signs that person out.
+ * @param {string} [message]
+ */
+async function showReviewers(message = '') {
+  state.view = null;
+  const { reviewers } = await api('reviewers');
+  const error = el('p', { class: 'error', role: 'alert' });
+  /** @param {Reviewer} r @param {Record<string, unknown>} changes @param {string} done */
+  const change = async (r, changes, done) => {
+    try {
+      await api(`reviewers/${encodeURIComponent(r.reviewerId)}`, {
+        method: 'PATCH',
+        body: JSON.stringify(changes),
+      });
+      await showReviewers(done);
+    } catch (e) {
+      error.textContent = /** @type {Error} */ (e).message;
+    }
+  };
+  /** @param {string} selected */
+  const roleSelect = (selected) => {
+    const select = el('select', {}, [
+      el('option', { value: 'reviewer' }, ['reviewer']),
+      el('option', { value: 'admin' }, ['admin']),
+    ]);
+    select.value = selected;
+    return select;
+  };
+  const rows = reviewers.map((/** @type {Reviewer} */ r) => {
+    const role = roleSelect(r.role);
+    role.setAttribute('aria-label', `Role of ${r.name}`);
+    role.addEventListener(
+      'change',
+      () => void change(r, { role: role.value }, `${r.name} is now ${role.value}.`),
+    );
+    const toggle = el('button', { type: 'button' }, [r.disabled ? 'Enable' : 'Disable']);
+    toggle.setAttribute('aria-label', `${r.disabled ? 'Enable' : 'Disable'} ${r.name}`);
+    toggle.addEventListener(
+      'click',
+      () => void change(r, { disabled: !r.disabled }, `${r.name} is ${r.disabled ? 'enabled' : 'disabled'}.`),
+    );
+    const password = el('input', {
+      type: 'password',
+      autocomplete: 'new-password',
+      'aria-label': `New password for ${r.name}`,
+    });
+    const setPassword = el('button', { type: 'button' }, ['Set password']);
+    setPassword.setAttribute('aria-label', `Set the password of ${r.name}`);
+    setPassword.addEventListener(
+      'click',
+      () => void change(r, { password: password.value }, `${r.name} has a new password.`),
+    );
+    return el('tr', { 'data-login': r.login }, [
+      el('td', {}, [r.name]),
+      el('td', {}, [r.login]),
+      el('td', {}, [role]),
+      el('td', {}, [r.disabled ? 'disabled' : 'active']),
+      el('td', {}, [toggle]),
+      el('td', { class: 'set-password' }, [password, setPassword]),
+    ]);
+  });
+  const name = el('input', { name: 'name', required: '', autocomplete: 'off' });
+  const login = el('input', { name: 'login', required: '', autocomplete: 'off' });
+  const role = roleSelect('reviewer');
+  role.setAttribute('name', 'role');
+  const password = el('input', {
+    name: 'password',
+    type: 'password',
+    autocomplete: 'new-password',
+    required: '',
+  });
+  const add = el('form', { class: 'add-reviewer' }, [
+    el('h3', {}, ['Add a reviewer']),
+    labelled('Name', name),
+    labelled('Login or e-mail', login),
+    labelled('Role', role),
+    labelled('First password (10 characters or more)', password),
+    el('button', { class: 'primary', type: 'submit' }, ['Add reviewer']),
+  ]);
+  add.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      await api('reviewers', {
+        method: 'POST',
+        body: JSON.stringify({
+          name: name.value,
+          login: login.value,
+          role: role.value,
+          password: password.value,
+        }),
+      });
+      await showReviewers(`Added ${name.value.trim()}.`);
+    } catch (e) {
+      error.textContent = /** @type {Error} */ (e).message;
+    }
+  });
+  const back = el('button', { type: 'button' }, ['Back to the tasks']);
+  back.addEventListener('click', () => void showList());
+  app.replaceChildren(
+    el('div', { class: 'toolbar' }, [back]),
+    el('h2', {}, [`Reviewers (${reviewers.length})`]),
+    el('table', { class: 'tasks reviewers' }, [
+      el('thead', {}, [
+        el('tr', {}, [
+          el('th', {}, ['Name']),
+          el('th', {}, ['Login']),
+          el('th', {}, ['Role']),
+          el('th', {}, ['State']),
+          el('th', {}, ['']),
+          el('th', {}, ['Password']),
+        ]),
+      ]),
+      el('tbody', {}, rows),
+    ]),
+    add,
+    el('p', { class: 'status', role: 'status', id: 'reviewers-status' }, [message]),
+    error,
+  );
 }
 
 async function showList() {
   state.view = null;
   const { tasks } = await api('tasks');
-  state.tasks = tasks;
-  state.selected = Math.min(state.selected, Math.max(0, tasks.length - 1));
-  if (tasks.length === 0) {
+  // A completion waiting out its undo window is done as far as the reviewer is concerned.
+  state.tasks = tasks.filter((/** @type {Task} */ t) => t.id !== pending?.taskId);
+  state.selected = Math.min(state.selected, Math.max(0, state.tasks.length - 1));
+  if (state.tasks.length === 0) {
     app.replaceChildren(el('p', { class: 'done' }, ['No open tasks.']));
     return;
   }
-  const rows = tasks.map((/** @type {Task} */ task, /** @type {number} */ i) => {
+  const rows = state.tasks.map((/** @type {Task} */ task, /** @type {number} */ i) => {
     const row = el('tr', { 'data-task-id': task.id, class: i === state.selected ? 'selected' : '' }, [
       el('td', {}, [String(task.priority)]),
       el('td', {}, [task.fileName ?? task.fileId]),
@@ -134,7 +330,7 @@ async function showList() {
     return row;
   });
   app.replaceChildren(
-    el('h2', {}, [`Open tasks (${tasks.length})`]),
+    el('h2', {}, [`Open tasks (${state.tasks.length})`]),
     el('table', { class: 'tasks' }, [
       el('thead', {}, [
         el('tr', {}, [
@@ -150,8 +346,11 @@ async function showList() {
   );
 }
 
-/** @param {number} index */
-async function openTask(index) {
+/**
+ * Opens a task; `edits` puts back what the reviewer had typed, taken and changed (after an undo).
+ * @param {number} index @param {Edits} [edits]
+ */
+async function openTask(index, edits) {
   const task = state.tasks[index];
   if (!task) return showList();
   state.selected = index;
@@ -159,11 +358,17 @@ async function openTask(index) {
   state.field = 0;
   state.zoom = 1;
   state.accepted = new Set();
-  state.taken = new Map();
-  state.tables = new Map();
+  state.taken = new Map(edits?.taken ?? []);
+  state.tables = new Map(edits?.tables ?? []);
   const first = state.view?.fields.find((f) => f.boundingBox);
   state.page = first?.boundingBox?.pageNum ?? 1;
   await renderTask();
+  for (const [fieldId, value] of edits?.values ?? []) {
+    const input = /** @type {HTMLInputElement | null} */ (
+      document.querySelector(`input[data-field-id="${CSS.escape(fieldId)}"]`)
+    );
+    if (input && !input.dataset.kept) input.value = value;
+  }
 }
 
 /**
@@ -175,10 +380,11 @@ async function openTask(index) {
 function inputFor(field) {
   const input = el('input', { 'data-field-id': field.fieldId, name: field.fieldId });
   if (isTable(field.value)) {
-    const rows = /** @type {{ rows: unknown[] }} */ (field.value).rows.length;
+    const changed = state.tables.get(field.fieldId);
+    const rows = (changed ?? /** @type {{ rows: unknown[] }} */ (field.value)).rows.length;
     Object.assign(input, {
       readOnly: true,
-      value: `table, ${rows} row${rows === 1 ? '' : 's'} (kept as extracted)`,
+      value: `table, ${rows} row${rows === 1 ? '' : 's'} (${changed ? 'changed' : 'kept as extracted'})`,
     });
     input.dataset.kept = 'true';
     input.setAttribute('aria-label', `${fieldLabel(field.fieldId)}: summary`);
@@ -422,6 +628,8 @@ async function renderPage() {
       type: 'button',
       title: token.text,
       'data-token-id': String(token.id),
+      // Words are clicked, not tabbed through: Tab goes from field to field.
+      tabindex: '-1',
     });
     place(button, token.box.x0, token.box.y0, token.box.x1, token.box.y1);
     button.addEventListener('click', (event) => takeToken(token, event.shiftKey));
@@ -520,6 +728,11 @@ function zoom(factor) {
   if (page) page.style.width = `${Math.round(100 * state.zoom)}%`;
 }
 
+/**
+ * Completes the task shown. The values are checked by the server at once (a mistake is shown on the
+ * task); the completion itself waits out the undo window (`u` or the Undo button takes it back and
+ * reopens the task as it was left), then is sent. Meanwhile the next task opens.
+ */
 async function complete() {
   const view = state.view;
   if (!view) return;
@@ -527,6 +740,8 @@ async function complete() {
   const values = {};
   /** @type {Record<string, number[]>} */
   const tokenIds = {};
+  /** @type {Map<string, string>} */
+  const typed = new Map();
   for (const field of view.fields) {
     const input = /** @type {HTMLInputElement | null} */ (
       document.querySelector(`input[data-field-id="${CSS.escape(field.fieldId)}"]`)
@@ -543,32 +758,93 @@ async function complete() {
       if (typeof field.value === 'string' || field.value === null) values[field.fieldId] = field.value;
       continue;
     }
+    typed.set(field.fieldId, input.value);
     const value = input.value.trim();
     values[field.fieldId] = value === '' ? null : value;
     const taken = state.taken.get(field.fieldId);
     if (taken && value !== '') tokenIds[field.fieldId] = taken;
   }
   const error = document.getElementById('task-error');
+  const path = `tasks/${encodeURIComponent(view.task.id)}`;
+  const body = JSON.stringify({ values, tokenIds });
   try {
-    await api(`tasks/${encodeURIComponent(view.task.id)}/complete`, {
-      method: 'POST',
-      body: JSON.stringify({ values, tokenIds }),
-    });
+    // A completion still waiting is sent now: one undo at a time.
+    await flushPending();
+    await api(`${path}/check`, { method: 'POST', body });
   } catch (e) {
     if (error) error.textContent = /** @type {Error} */ (e).message;
     return;
   }
-  const { tasks } = await api('tasks');
-  state.tasks = tasks;
-  const done = `Task completed: ${view.file.name ?? view.file.fileId}.`;
-  if (tasks.length === 0) {
+  const name = view.file.name ?? view.file.fileId;
+  const edits = { values: typed, taken: new Map(state.taken), tables: new Map(state.tables) };
+  pending = {
+    taskId: view.task.id,
+    name,
+    body,
+    edits,
+    timer: setTimeout(() => void flushPending(), state.undoMs),
+  };
+  if (state.undoMs === 0) await flushPending();
+  else showToast(`Task completed: ${name}.`, true);
+  state.tasks = state.tasks.filter((t) => t.id !== view.task.id);
+  if (state.tasks.length === 0) {
     state.view = null;
-    app.replaceChildren(el('p', { class: 'done', id: 'all-done' }, [`${done} No open tasks left.`]));
+    app.replaceChildren(
+      el('p', { class: 'done', id: 'all-done' }, [`Task completed: ${name}. No open tasks left.`]),
+    );
     return;
   }
-  await openTask(Math.min(state.selected, tasks.length - 1));
+  await openTask(Math.min(state.selected, state.tasks.length - 1));
   const status = document.getElementById('status');
-  if (status) status.textContent = done;
+  if (status) status.textContent = `Task completed: ${name}.`;
+}
+
+/** The completion waiting out its undo window. @type {Pending | null} */
+let pending = null;
+
+/** Sends the waiting completion now (its window ended, another task is completed, or the page goes). */
+async function flushPending() {
+  const p = pending;
+  if (!p) return;
+  pending = null;
+  clearTimeout(p.timer);
+  try {
+    await api(`tasks/${encodeURIComponent(p.taskId)}/complete`, { method: 'POST', body: p.body });
+    showToast(`Saved: ${p.name}.`, false);
+  } catch (e) {
+    // Not completed (completed by someone else meanwhile, signed out): the reviewer is told.
+    showToast(`Not saved: ${p.name}: ${/** @type {Error} */ (e).message}`, false, true);
+  }
+}
+
+/** Takes back the waiting completion: its task opens again as the reviewer left it. */
+async function undo() {
+  const p = pending;
+  if (!p) return;
+  pending = null;
+  clearTimeout(p.timer);
+  showToast(`Undone: ${p.name} is open again.`, false);
+  const { tasks } = await api('tasks');
+  state.tasks = tasks;
+  const index = state.tasks.findIndex((t) => t.id === p.taskId);
+  if (index >= 0) await openTask(index, p.edits);
+  else await showList();
+}
+
+/**
+ * Says what happened in the toast (a live region); `undoable` adds the Undo button.
+ * @param {string} text @param {boolean} undoable @param {boolean} [failed]
+ */
+function showToast(text, undoable, failed = false) {
+  const children = [el('span', {}, [text])];
+  if (undoable) {
+    const button = el('button', { type: 'button', id: 'undo' }, ['Undo (u)']);
+    button.addEventListener('click', () => void undo());
+    children.push(button);
+  }
+  toast.replaceChildren(...children);
+  toast.className = failed ? 'toast error' : 'toast';
+  toast.hidden = false;
 }
 
 /** Words that are not written as the field names spell them. */
@@ -613,7 +889,13 @@ document.addEventListener('keydown', (event) => {
     return;
   }
   const target = /** @type {HTMLElement} */ (event.target);
-  if (target instanceof HTMLInputElement) return;
+  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+  // u takes back the last completion while its window lasts, wherever the reviewer is.
+  if (event.key === 'u' && pending && !event.ctrlKey && !event.metaKey) {
+    event.preventDefault();
+    void undo();
+    return;
+  }
   // Enter on a button presses it.
   if (target instanceof HTMLButtonElement && event.key === 'Enter') return;
   if (state.view) {
@@ -646,17 +928,32 @@ document.addEventListener('keydown', (event) => {
 });
 
 signOut.addEventListener('click', async () => {
+  await flushPending();
   await api('logout', { method: 'POST' }).catch(() => undefined);
   state.csrf = '';
   showLogin();
 });
+passwordLink.addEventListener('click', () => showPassword());
+reviewersLink.addEventListener('click', () => void showReviewers());
+
+// Leaving the page sends a completion still in its undo window (keepalive outlives the page).
+window.addEventListener('pagehide', () => {
+  const p = pending;
+  if (!p) return;
+  pending = null;
+  clearTimeout(p.timer);
+  void fetch(`api/tasks/${encodeURIComponent(p.taskId)}/complete`, {
+    method: 'POST',
+    body: p.body,
+    keepalive: true,
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': state.csrf },
+  }).catch(() => undefined);
+});
 
 (async () => {
   try {
-    const session = await api('session');
-    state.csrf = session.csrfToken;
-    accountLabel.textContent = `account ${session.accountId}`;
-    signOut.hidden = false;
+    signedIn(await api('session'));
     await showList();
   } catch {
     showLogin();

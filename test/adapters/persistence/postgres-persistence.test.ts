@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { createPostgresPersistence } from '../../../src/adapters/persistence/postgres-persistence.js';
+import { describeReviewerDirectory } from '../../ports/reviewer-directory.contract.js';
 import { describeUsageLedger } from '../../ports/usage-ledger.contract.js';
 import { describeWebhookOutbox } from '../../ports/webhook-outbox.contract.js';
 import { describeJobPersistence, makeJob } from '../../ports/job-persistence.contract.js';
@@ -38,6 +39,7 @@ describe.skipIf(!url)('PostgreSQL persistence', () => {
   describeJobPersistence('postgres', makePostgres);
   describeWebhookOutbox('postgres', makePostgres);
   describeUsageLedger('postgres', makePostgres);
+  describeReviewerDirectory('postgres', makePostgres);
 
   it('migrates safely when several processes start at once', async () => {
     const schema = freshSchema();

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSqlitePersistence } from '../../../src/adapters/persistence/sqlite-persistence.js';
 import { DocexError } from '../../../src/core/errors.js';
 import type { JobPersistence } from '../../../src/ports/job-persistence.js';
+import { describeReviewerDirectory } from '../../ports/reviewer-directory.contract.js';
 import { describeUsageLedger } from '../../ports/usage-ledger.contract.js';
 import { describeWebhookOutbox } from '../../ports/webhook-outbox.contract.js';
 import { describeJobPersistence, makeJob } from '../../ports/job-persistence.contract.js';
@@ -32,6 +33,7 @@ const makeSqlite = async () => {
 describeJobPersistence('sqlite', makeSqlite);
 describeWebhookOutbox('sqlite', makeSqlite);
 describeUsageLedger('sqlite', makeSqlite);
+describeReviewerDirectory('sqlite', makeSqlite);
 
 describe('SQLite persistence', () => {
   const dirs: string[] = [];
@@ -52,13 +54,13 @@ describe('SQLite persistence', () => {
     return join(dir, 'nested', 'jobs.db');
   }
 
-  it('creates the file in WAL mode with the current schema version (4)', async () => {
+  it('creates the file in WAL mode with the current schema version (5)', async () => {
     const path = dbPath();
     open(path);
     const raw = new Database(path, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(raw.pragma('user_version', { simple: true })).toBe(4);
+      expect(raw.pragma('user_version', { simple: true })).toBe(5);
     } finally {
       raw.close();
     }
@@ -112,14 +114,14 @@ describe('SQLite persistence', () => {
     const path = dbPath();
     open(path);
     const raw = new Database(path);
-    raw.pragma('user_version = 5');
+    raw.pragma('user_version = 6');
     raw.close();
-    expect(() => createSqlitePersistence({ path })).toThrow(/schema version 5/);
+    expect(() => createSqlitePersistence({ path })).toThrow(/schema version 6/);
   });
 });
 
 describe('sqlite schema migration', () => {
-  it('opens a version 1 database and adds the tables of versions 2, 3 and 4', async () => {
+  it('opens a version 1 database and adds the tables of versions 2 to 5', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docex-sqlite-'));
     try {
       const file = join(dir, 'old.db');
@@ -144,9 +146,11 @@ describe('sqlite schema migration', () => {
         processingMs: 5,
       });
       expect(await persistence.listUsage('a', '2026-11-01', '2026-11-30')).toHaveLength(1);
+      // Version 5: reviewers.
+      expect(await persistence.listReviewers('a')).toEqual([]);
       await persistence.close();
       const check = new Database(file, { readonly: true });
-      expect(check.pragma('user_version', { simple: true })).toBe(4);
+      expect(check.pragma('user_version', { simple: true })).toBe(5);
       check.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
