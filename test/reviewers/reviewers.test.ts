@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createMemoryPersistence } from '../../src/adapters/persistence/memory-persistence.js';
-import { DocexError } from '../../src/core/errors.js';
+import type { DocexError } from '../../src/core/errors.js';
 import { normaliseLogin, reviewerAccounts } from '../../src/reviewers/reviewers.js';
 
 const A = 'acme';
