@@ -19,6 +19,8 @@ import type { PdfWorkerPoolOptions } from './adapters/pdf/pdf-worker-pool.js';
 import type { RetryPolicy } from './queue/job-queue.js';
 import type { ReviewTask, TaskActor } from './tasks/review-tasks.js';
 import type { NewReviewer, Reviewer, ReviewerChanges, SignedInReviewer } from './reviewers/reviewers.js';
+import type { SupplierSummary } from './learning/supplier-memories.js';
+import type { SupplierMemory } from './ports/supplier-memory-store.js';
 import type { WorkflowDefinition } from './workflows/types.js';
 import type { DeliveryStatus } from './ports/webhook-outbox.js';
 import type { WebhookSender } from './ports/webhook-sender.js';
@@ -361,6 +363,24 @@ export interface Engine {
     sessionEpoch: number,
     options?: { accountId?: string },
   ): Promise<SignedInReviewer | undefined>;
+  /**
+   * Teaches the memory of the file's supplier the values of a reviewed document (result names or field
+   * ids to values; null: the document has none): later documents of that supplier are read with them
+   * (docs/learning.md). Completing a review task does this with the task's values.
+   */
+  learn(
+    fileId: string,
+    values: Record<string, string | null>,
+    options?: { accountId?: string },
+  ): Promise<SupplierSummary>;
+  /** The account's supplier memories, the most recently updated first. */
+  listSuppliers(options?: { accountId?: string }): Promise<SupplierSummary[]>;
+  /** A supplier memory whole, as `importSupplier` takes it back. */
+  exportSupplier(supplierId: string, options?: { accountId?: string }): Promise<SupplierMemory>;
+  /** Stores an exported supplier memory in the account (replacing one with its id), checked first. */
+  importSupplier(memory: unknown, options?: { accountId?: string }): Promise<SupplierSummary>;
+  /** Forgets what the account learned about a supplier. */
+  forgetSupplier(supplierId: string, options?: { accountId?: string }): Promise<void>;
   /** Registers a custom workflow, invoked by its id like the built-in ones. */
   registerWorkflow(definition: WorkflowDefinition): void;
   /** Ids of the registered workflows. */

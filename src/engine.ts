@@ -36,7 +36,10 @@ import { extractWorkflow, ingestWorkflow } from './workflows/builtin.js';
 import { validateWorkflow } from './workflows/validate.js';
 import { createRulesChecker } from './conditions/rules.js';
 import type { RulesRecord } from './conditions/types.js';
-import { completeTask, taskFields, toReviewTask } from './tasks/review-tasks.js';
+import { completeTask, lessonOfTask, taskFields, toReviewTask } from './tasks/review-tasks.js';
+import { summaryOf, supplierMemories } from './learning/supplier-memories.js';
+import { createView } from './extraction/view.js';
+import { documentHints } from './extraction/hints.js';
 import { reviewerAccounts } from './reviewers/reviewers.js';
 import { encodeGreyPng } from './review/png.js';
 import { WorkflowRegistry } from './workflows/registry.js';
@@ -85,6 +88,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const accounts = new AccountDirectory(options.limits);
   const now = options.now ?? Date.now;
   const reviewers = reviewerAccounts(persistence, () => new Date(now()));
+  const learning = supplierMemories(persistence, { shared: persistence.shared, now });
   /** Refuses work that would pass the account's page quotas (QUOTA_EXCEEDED). */
   const assertQuota = (accountId: string, pages: number): Promise<void> =>
     assertWithinQuota(accounts.get(accountId).limits, pages, now(), (from, to) =>
@@ -450,6 +454,27 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const fieldKinds = (): Map<string, FieldKind> =>
     new Map(catalogue.fieldsets().flatMap((f) => f.fields.map((d) => [d.name, d.kind] as const)));
 
+  /** Teaches the memory of the file's supplier the reviewed values (by result name). */
+  async function learnFrom(
+    accountId: string,
+    fileId: string,
+    values: Record<string, string | null>,
+    outcomes?: Record<string, boolean>,
+  ) {
+    const record = await requireFile(accountId, fileId);
+    const layer =
+      (await readTokenLayer(accountId, record.fileId)) ?? (await engine.ingest(record.fileId, { accountId }));
+    const view = createView(layer);
+    const kinds = fieldKinds();
+    return learning.learn(accountId, {
+      view,
+      hints: documentHints(view, record.locale ?? accounts.get(accountId).locale),
+      values,
+      kindOf: (name) => kinds.get(name),
+      ...(outcomes ? { outcomes } : {}),
+    });
+  }
+
   const engine: Engine = {
     namespace,
     catalogue,
@@ -479,6 +504,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const extractOptions = {
         fields: selection.fieldsets.flatMap((f) => f.fields),
         ...(locale ? { locale } : {}),
+        // What reviews of the account's suppliers taught, for a document of one of them.
+        suppliers: await learning.forAccount(accountId),
       };
       let fields = extractFields(layer, extractOptions);
       // Pictures of born-digital pages are read only when the text left a field they could answer.
@@ -841,7 +868,45 @@ export function createEngine(options: EngineOptions = {}): Engine {
       }
       signals.notify(fileKey(accountId, task.fileId));
       dispatcher?.poke();
+      // The review teaches the supplier's memory; a failure to store it never fails the completion.
+      const lesson = lessonOfTask(completed);
+      if (lesson) {
+        await learnFrom(accountId, task.fileId, lesson.values, lesson.outcomes).catch((error: unknown) =>
+          emit('error', {
+            jobId: '',
+            error: toDocexError(error, 'INTERNAL', 'What the review taught could not be stored.'),
+          }),
+        );
+      }
       return toReviewTask(completed);
+    },
+
+    async learn(fileId, values, opts = {}) {
+      assertOpen();
+      const accountId = opts.accountId ?? DEFAULT_ACCOUNT;
+      if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+        throw new DocexError('INVALID_ARGUMENT', 'The values must be an object of field name to value.');
+      }
+      const byName: Record<string, string | null> = {};
+      for (const [key, value] of Object.entries(values)) {
+        const name = key.startsWith(`${namespace}.`) ? key.slice(namespace.length + 1) : key;
+        if (typeof value === 'string' || value === null) byName[name] = value;
+      }
+      return summaryOf(await learnFrom(accountId, fileId, byName));
+    },
+
+    listSuppliers(opts = {}) {
+      return learning.list(opts.accountId ?? DEFAULT_ACCOUNT);
+    },
+    exportSupplier(supplierId, opts = {}) {
+      return learning.export(opts.accountId ?? DEFAULT_ACCOUNT, supplierId);
+    },
+    importSupplier(memory, opts = {}) {
+      assertOpen();
+      return learning.import(opts.accountId ?? DEFAULT_ACCOUNT, memory);
+    },
+    forgetSupplier(supplierId, opts = {}) {
+      return learning.forget(opts.accountId ?? DEFAULT_ACCOUNT, supplierId);
     },
 
     async createWebhook(body, opts = {}) {

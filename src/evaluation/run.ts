@@ -11,6 +11,8 @@
  * ranking models and the calibration are fitted without the family scored; `--train-with` adds corpora,
  * the generated one, that teach every fold but are not scored) and writes the held-out results beside
  * `--out` (`...-cv.jsonl`).
+ * `--learn` measures learning from review (src/evaluation/learn-eval.ts): later documents of each family
+ * before and after its first document is reviewed, and the other families with every memory present.
  * `--split` scores svc.split instead on the multi-document files (boundary precision, recall, F1, files
  * split exactly, and extraction on the children beside the same documents alone); `--out` then gets
  * the lines of `docex split`, which ../shared/tools/score_split.py reads.
@@ -24,6 +26,7 @@ import { collectDocuments } from './collect-candidates.js';
 import { crossValidatedFields } from './ranker-training.js';
 import { groundTruths, openCorpus } from './corpus-layers.js';
 import { evaluateSplit } from './split-eval.js';
+import { evaluateLearning } from './learn-eval.js';
 import { productFor, scoreCorpus, type GroundTruth, type PredictedField } from './scoring.js';
 
 const pct = (v: number | null): string => (v === null ? '    -' : (v * 100).toFixed(1).padStart(5));
@@ -37,6 +40,7 @@ async function main(): Promise<void> {
       report: { type: 'string', default: 'eval-report.json' },
       cache: { type: 'string' },
       split: { type: 'boolean', default: false },
+      learn: { type: 'boolean', default: false },
       cv: { type: 'string' },
       'train-with': { type: 'string', multiple: true, default: [] },
       'ocr-engine': { type: 'string' },
@@ -92,6 +96,49 @@ async function main(): Promise<void> {
         `extraction on the children: ${pct(report.children.accuracy)} % of ${report.children.fields} fields; the same documents alone: ${pct(report.originals.accuracy)} %`,
       );
       log(`split lines in ${values.out} (score with ../shared/tools/score_split.py)`);
+    } finally {
+      await corpus.close();
+    }
+    return;
+  }
+  if (values.learn) {
+    try {
+      const report = await evaluateLearning(
+        engine,
+        dir,
+        truths,
+        async (file) => (await corpus.layer(file)).layer,
+        familyOf,
+      );
+      const log = (s: string) => process.stdout.write(s + '\n');
+      const { later, others, recognised } = report;
+      log(
+        `${report.families} families with two or more documents: the first reviewed, the others read after it`,
+      );
+      log(
+        `  answered from their supplier's memory: ${recognised.later} of ${recognised.laterOf} later documents`,
+      );
+      log(
+        `  documents of other families where a memory answered a field: ${recognised.others} of ${recognised.othersOf}`,
+      );
+      log('                                 before    after');
+      log(
+        `  later documents, accuracy      ${pct(later.before.accuracy)} %  ${pct(later.after.accuracy)} %  (n=${later.after.fields})`,
+      );
+      for (const [k, v] of Object.entries(later.before.perField))
+        log(
+          `    ${k.padEnd(28)} ${pct(v.accuracy)} %  ${pct(later.after.perField[k]!.accuracy)} %  (n=${v.n})`,
+        );
+      log(
+        `  confidence >= 0.9 right        ${pct(later.before.highConfidence.precision)} %  ${pct(later.after.highConfidence.precision)} %`,
+      );
+      log(
+        `  other families, accuracy       ${pct(others.before.accuracy)} %  ${pct(others.after.accuracy)} %  (n=${others.after.fields})`,
+      );
+      writeFileSync(
+        values.report,
+        JSON.stringify(report, (k, v) => (k === 'rows' ? undefined : v), 1),
+      );
     } finally {
       await corpus.close();
     }

@@ -25,6 +25,9 @@ import shippedModel from './ranker-model.json' with { type: 'json' };
 import type { VerboseFieldResult } from './types.js';
 import { boundingBoxOf, createView, type DocumentView } from './view.js';
 import { findKeyValues, keyValueTable } from './finders/key-values.js';
+import type { SupplierMemory } from '../ports/supplier-memory-store.js';
+import { withLearnedHints, withSupplierMemory } from '../learning/apply.js';
+import { recogniseSupplier } from '../learning/recognise.js';
 
 export interface ExtractFieldsOptions {
   fields: readonly FieldDefinition[];
@@ -39,6 +42,8 @@ export interface ExtractFieldsOptions {
   ranker?: RankerModel | false;
   /** Called with each field's candidates (the finders' order) and their features: training. */
   collect?: (field: FieldDefinition, candidates: readonly Candidate[], features: number[][]) => void;
+  /** What reviews of the account's suppliers taught (src/learning): used when the document is one of theirs. */
+  suppliers?: readonly SupplierMemory[];
 }
 
 /** The model `npm run train` fitted on the development corpus (weights and calibration as data). */
@@ -89,14 +94,19 @@ export function extractFields(layer: TokenLayer, options: ExtractFieldsOptions):
 
 function extractReading(layer: TokenLayer, options: ExtractFieldsOptions): VerboseFieldResult[] {
   const view = createView(layer);
-  const hints = documentHints(view, options.locale);
+  // A document of a supplier the account's reviews taught: its memory joins (src/learning).
+  const recognition =
+    options.suppliers && options.suppliers.length > 0 && !options.collect
+      ? recogniseSupplier(view, options.suppliers)
+      : undefined;
+  const hints = withLearnedHints(documentHints(view, options.locale), recognition);
   const names = new Set(options.fields.map((f) => f.name));
   const candidates = lazyCandidates(view, hints, names);
   const broad = broadCandidates(view, hints);
   const ranker = options.ranker === false ? undefined : (options.ranker ?? SHIPPED_MODEL);
   const curves = options.calibration ?? ranker?.calibration ?? CALIBRATION;
   let context: FeatureContext | undefined;
-  return options.fields.map((field) => {
+  const results = options.fields.map((field) => {
     if (field.name === GENERIC_KEY_VALUES) return keyValuesField(view, field, hints);
     if (field.kind === 'table') return tableField(view, field, hints);
     const weights = weightsFor(ranker, field.name);
@@ -120,6 +130,7 @@ function extractReading(layer: TokenLayer, options: ExtractFieldsOptions): Verbo
     }
     return toResult(field, list, curves, groupOf(field));
   });
+  return recognition ? withSupplierMemory(view, hints, options.fields, results, recognition) : results;
 }
 
 function toResult(

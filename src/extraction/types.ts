@@ -37,6 +37,11 @@ export interface VerboseFieldResult extends FieldResult {
   candidates?: Array<{ value: string; confidence: number; boundingBox: BoundingBox | null; text: string }>;
   /** The evidence score before calibration and the curve that mapped it (for fitting curves). */
   calibration?: { key: string; evidence: number };
+  /**
+   * The value came from (or was confirmed by) what reviews of this supplier's documents taught: the
+   * supplier's memory, how many documents it learned from, and which cue answered (docs/learning.md).
+   */
+  learned?: { supplierId: string; documents: number; how: 'value' | 'label' | 'place' };
 }
 
 export interface ExtractionResult {

@@ -498,6 +498,32 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
       handle: async (c) => json(await engine.getTask(c.params[0]!, account(c))),
     },
     {
+      method: 'GET',
+      pattern: /^\/suppliers$/,
+      handle: async (c) => json({ suppliers: await engine.listSuppliers(account(c)) }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/suppliers$/,
+      async handle(c) {
+        const body = await readJson(c.request, maxJson);
+        return json(await engine.importSupplier(body, account(c)), 201);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/suppliers/${segment}$`),
+      handle: async (c) => json(await engine.exportSupplier(c.params[0]!, account(c))),
+    },
+    {
+      method: 'DELETE',
+      pattern: new RegExp(`^/suppliers/${segment}$`),
+      async handle(c) {
+        await engine.forgetSupplier(c.params[0]!, account(c));
+        return new Response(null, { status: 204 });
+      },
+    },
+    {
       method: 'POST',
       pattern: /^\/webhooks$/,
       async handle(c) {

@@ -580,10 +580,61 @@ export function openApiDocument(engine: Engine, basePath = ''): object {
       },
     },
   };
-  const webhookId = { name: 'webhookId', in: 'path', required: true, schema: { type: 'string' } };
   const created = (schema: object) => ({
     '201': { description: 'Created', content: { 'application/json': { schema } } },
   });
+  const supplierId = { name: 'supplierId', in: 'path', required: true, schema: { type: 'string' } };
+  const supplierSummary = {
+    type: 'object',
+    required: ['supplierId', 'name', 'taxIds', 'ibans', 'documents', 'fields', 'createdAt', 'updatedAt'],
+    properties: {
+      supplierId: { type: 'string' },
+      name: { type: ['string', 'null'] },
+      taxIds: { type: 'array', items: { type: 'string' } },
+      ibans: { type: 'array', items: { type: 'string' } },
+      documents: { type: 'integer' },
+      fields: { type: 'array', items: { type: 'string' } },
+      createdAt: { type: 'string' },
+      updatedAt: { type: 'string' },
+    },
+  };
+  paths['/suppliers'] = {
+    get: {
+      summary:
+        "What reviews taught about the account's suppliers (docs/learning.md), most recently updated first",
+      security: secured,
+      responses: {
+        ...ok({
+          type: 'object',
+          required: ['suppliers'],
+          properties: { suppliers: { type: 'array', items: supplierSummary } },
+        }),
+        ...errors(401),
+      },
+    },
+    post: {
+      summary: 'Import a supplier memory exported by GET /suppliers/{supplierId} (replaces one with its id)',
+      security: secured,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: { ...created(supplierSummary), ...errors(400, 401) },
+    },
+  };
+  paths['/suppliers/{supplierId}'] = {
+    get: {
+      summary:
+        'A supplier memory whole (to export): identity, layout words, reviewed values and where they were printed',
+      security: secured,
+      parameters: [supplierId],
+      responses: { ...ok({ type: 'object' }), ...errors(401, 404) },
+    },
+    delete: {
+      summary: 'Forget what reviews taught about a supplier',
+      security: secured,
+      parameters: [supplierId],
+      responses: { '204': { description: 'Forgotten' }, ...errors(401, 404) },
+    },
+  };
+  const webhookId = { name: 'webhookId', in: 'path', required: true, schema: { type: 'string' } };
   paths['/webhooks'] = {
     post: {
       summary: 'Subscribe a URL to events of the account (answers the signing secret, shown only here)',

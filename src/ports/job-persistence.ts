@@ -2,6 +2,7 @@ import type { AccountSettings } from '../core/accounts.js';
 import type { JobStatus, StoredClient, StoredJob, StoredResult, StoredTask } from '../core/jobs.js';
 import type { TokenLayer } from '../core/types.js';
 import type { ReviewerDirectory } from './reviewer-directory.js';
+import type { SupplierMemoryStore } from './supplier-memory-store.js';
 import type { UsageLedger } from './usage-ledger.js';
 import type { RaiseEvents, WebhookOutbox } from './webhook-outbox.js';
 
@@ -37,7 +38,7 @@ export interface TaskQuery {
 
 /**
  * Where the engine keeps its state: jobs, results, token layers, validation rules, review tasks, and
- * the accounts, API clients and reviewers.
+ * the accounts, API clients, reviewers and supplier memories.
  * Files themselves live in the FileStore.
  *
  * Contract (checked by test/ports/job-persistence.contract.ts for every adapter):
@@ -56,7 +57,7 @@ export interface TaskQuery {
  * - `raise` (on `updateJob`, `finishJob`, `insertTask`, `updateTask`): the events the change raises,
  *   written to the webhook outbox in the change's transaction (see WebhookOutbox).
  */
-export interface JobPersistence extends WebhookOutbox, UsageLedger, ReviewerDirectory {
+export interface JobPersistence extends WebhookOutbox, UsageLedger, ReviewerDirectory, SupplierMemoryStore {
   readonly shared: boolean;
 
   insertJob(job: StoredJob): Promise<void>;

@@ -93,6 +93,25 @@ export function correctionRun(
   };
 }
 
+/**
+ * What a completed task teaches about its document's supplier: every reviewed value (corrected or
+ * confirmed; tables left out) by result name, and for fields whose extraction used the supplier's
+ * memory, whether the reviewer kept that value.
+ */
+export function lessonOfTask(
+  stored: StoredTask,
+): { values: Record<string, string | null>; outcomes: Record<string, boolean> } | undefined {
+  const data = stored.data as unknown as TaskData;
+  if (stored.status !== 'completed' || !data.correctedFields) return undefined;
+  const values: Record<string, string | null> = {};
+  for (const field of data.correctedFields)
+    if (typeof field.value === 'string' || field.value === null) values[field.name] = field.value;
+  const outcomes: Record<string, boolean> = {};
+  for (const field of data.fields)
+    if (field.learned && field.name in values) outcomes[field.name] = values[field.name] === field.value;
+  return { values, outcomes };
+}
+
 export interface CompletionContext {
   /** The engine's namespace, to read result names (`invoice.total`) as field ids. */
   namespace: string;

@@ -3,6 +3,7 @@ import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../co
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence, JobQuery } from '../../ports/job-persistence.js';
 import { byCreatedThenLogin, type StoredReviewer } from '../../ports/reviewer-directory.js';
+import { byRecentUpdate, type SupplierMemory } from '../../ports/supplier-memory-store.js';
 import { NO_USAGE, sumUsage, type UsageDay } from '../../ports/usage-ledger.js';
 import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
 import { claimed, deliveriesFor, newestFirst, withinCaps } from '../../webhooks/fan-out.js';
@@ -53,6 +54,8 @@ export function createMemoryPersistence(): JobPersistence {
   const clients = new Map<string, StoredClient>();
   /** By reviewer id; logins are unique over every account. */
   const reviewers = new Map<string, StoredReviewer>();
+  /** By account and supplier id. */
+  const suppliers = new Map<string, SupplierMemory>();
   const webhooks = new Map<string, StoredWebhook>();
   const deliveries = new Map<string, StoredDelivery>();
   /** Ids of deliveries still pending (the ones claims look at). */
@@ -327,6 +330,34 @@ export function createMemoryPersistence(): JobPersistence {
         .filter((r) => r.accountId === accountId)
         .sort(byCreatedThenLogin)
         .map((r) => structuredClone(r));
+    },
+
+    async putSupplierMemory(memory, expectedVersion) {
+      open();
+      const k = key(memory.accountId, memory.supplierId);
+      const stored = suppliers.get(k);
+      if (expectedVersion === null ? stored !== undefined : stored?.version !== expectedVersion) return false;
+      suppliers.set(k, structuredClone(memory));
+      return true;
+    },
+
+    async getSupplierMemory(accountId, supplierId) {
+      open();
+      const memory = suppliers.get(key(accountId, supplierId));
+      return memory && structuredClone(memory);
+    },
+
+    async listSupplierMemories(accountId) {
+      open();
+      return [...suppliers.values()]
+        .filter((m) => m.accountId === accountId)
+        .sort(byRecentUpdate)
+        .map((m) => structuredClone(m));
+    },
+
+    async deleteSupplierMemory(accountId, supplierId) {
+      open();
+      return suppliers.delete(key(accountId, supplierId));
     },
 
     async putWebhook(hook) {

@@ -6,6 +6,7 @@ import type { TokenLayer } from '../../core/types.js';
 import type { ClaimRequest, JobPersistence, PersistenceChange } from '../../ports/job-persistence.js';
 import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
 import type { StoredReviewer } from '../../ports/reviewer-directory.js';
+import type { SupplierMemory } from '../../ports/supplier-memory-store.js';
 import { usageDayOf, type UsageRow } from '../../ports/usage-ledger.js';
 import { candidates, claimed, deliveriesFor, withinCaps } from '../../webhooks/fan-out.js';
 
@@ -20,7 +21,7 @@ export interface PostgresPersistenceOptions {
   maxConnections?: number;
 }
 
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 /** Key of the advisory lock that serialises migrations of processes starting at once. */
 const MIGRATION_LOCK = 4_927_113;
 const CHANNEL = 'docex_changes';
@@ -64,6 +65,9 @@ CREATE TABLE IF NOT EXISTS ${s}.reviewers (
   id TEXT PRIMARY KEY, account_id TEXT NOT NULL, login TEXT NOT NULL UNIQUE, version INTEGER NOT NULL,
   created_at TEXT NOT NULL, body JSONB NOT NULL);
 CREATE INDEX IF NOT EXISTS reviewers_account ON ${s}.reviewers (account_id, created_at, login);
+CREATE TABLE IF NOT EXISTS ${s}.supplier_memories (
+  account_id TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL, updated_at TEXT NOT NULL,
+  body JSONB NOT NULL, PRIMARY KEY (account_id, id));
 `;
 }
 
@@ -626,6 +630,54 @@ export function createPostgresPersistence(options: PostgresPersistenceOptions): 
         [accountId],
       );
       return rows.map((r) => r.body);
+    },
+
+    async putSupplierMemory(memory, expectedVersion) {
+      const values = [
+        memory.accountId,
+        memory.supplierId,
+        memory.version,
+        memory.updatedAt,
+        JSON.stringify(memory),
+      ];
+      const { rowCount } =
+        expectedVersion === null
+          ? await query(
+              `INSERT INTO ${s}.supplier_memories (account_id, id, version, updated_at, body)
+               VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+              values,
+            )
+          : await query(
+              `UPDATE ${s}.supplier_memories SET version = $3, updated_at = $4, body = $5
+               WHERE account_id = $1 AND id = $2 AND version = $6`,
+              [...values, expectedVersion],
+            );
+      return rowCount === 1;
+    },
+
+    async getSupplierMemory(accountId, supplierId) {
+      const { rows } = await query<{ body: SupplierMemory }>(
+        `SELECT body FROM ${s}.supplier_memories WHERE account_id = $1 AND id = $2`,
+        [accountId, supplierId],
+      );
+      return rows[0]?.body;
+    },
+
+    async listSupplierMemories(accountId) {
+      const { rows } = await query<{ body: SupplierMemory }>(
+        `SELECT body FROM ${s}.supplier_memories WHERE account_id = $1
+         ORDER BY updated_at COLLATE "C" DESC, id COLLATE "C"`,
+        [accountId],
+      );
+      return rows.map((r) => r.body);
+    },
+
+    async deleteSupplierMemory(accountId, supplierId) {
+      const { rowCount } = await query(
+        `DELETE FROM ${s}.supplier_memories WHERE account_id = $1 AND id = $2`,
+        [accountId, supplierId],
+      );
+      return rowCount === 1;
     },
 
     async putWebhook(hook) {

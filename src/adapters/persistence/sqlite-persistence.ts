@@ -9,6 +9,7 @@ import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../co
 import type { TokenLayer } from '../../core/types.js';
 import type { JobPersistence } from '../../ports/job-persistence.js';
 import type { StoredReviewer } from '../../ports/reviewer-directory.js';
+import type { SupplierMemory } from '../../ports/supplier-memory-store.js';
 import type {
   DeliveryClaim,
   RaiseEvents,
@@ -24,7 +25,7 @@ export interface SqlitePersistenceOptions {
 }
 
 /** Stored in `PRAGMA user_version`, so that a later release can tell which migrations to run. */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -65,6 +66,9 @@ CREATE TABLE IF NOT EXISTS reviewers (
   id TEXT PRIMARY KEY, account_id TEXT NOT NULL, login TEXT NOT NULL UNIQUE, version INTEGER NOT NULL,
   created_at TEXT NOT NULL, body TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS reviewers_account ON reviewers (account_id, created_at, login);
+CREATE TABLE IF NOT EXISTS supplier_memories (
+  account_id TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL, updated_at TEXT NOT NULL,
+  body TEXT NOT NULL, PRIMARY KEY (account_id, id));
 `;
 
 /** Runs an INSERT, turning a primary-key conflict into a plain message. */
@@ -183,6 +187,15 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     getReviewer: db.prepare('SELECT body FROM reviewers WHERE id = ? AND account_id = ?'),
     findReviewer: db.prepare('SELECT body FROM reviewers WHERE login = ?'),
     listReviewers: db.prepare('SELECT body FROM reviewers WHERE account_id = ? ORDER BY created_at, login'),
+    insertSupplier: db.prepare(`INSERT INTO supplier_memories (account_id, id, version, updated_at, body)
+      VALUES (@accountId, @supplierId, @version, @updatedAt, @body) ON CONFLICT DO NOTHING`),
+    updateSupplier: db.prepare(`UPDATE supplier_memories SET version = @version, updated_at = @updatedAt,
+      body = @body WHERE account_id = @accountId AND id = @supplierId AND version = @expected`),
+    getSupplier: db.prepare('SELECT body FROM supplier_memories WHERE account_id = ? AND id = ?'),
+    listSuppliers: db.prepare(
+      'SELECT body FROM supplier_memories WHERE account_id = ? ORDER BY updated_at DESC, id',
+    ),
+    deleteSupplier: db.prepare('DELETE FROM supplier_memories WHERE account_id = ? AND id = ?'),
     putWebhook: db.prepare(`INSERT INTO webhooks (id, account_id, created_at, body) VALUES (?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, created_at = excluded.created_at,
       body = excluded.body`),
@@ -461,6 +474,28 @@ export function createSqlitePersistence(options: SqlitePersistenceOptions): JobP
     async listReviewers(accountId) {
       live();
       return q.listReviewers.all(accountId).map((row) => parse<StoredReviewer>(row)!);
+    },
+
+    async putSupplierMemory(memory, expectedVersion) {
+      live();
+      const row = { ...memory, body: JSON.stringify(memory), expected: expectedVersion };
+      const statement = expectedVersion === null ? q.insertSupplier : q.updateSupplier;
+      return statement.run(row).changes === 1;
+    },
+
+    async getSupplierMemory(accountId, supplierId) {
+      live();
+      return parse<SupplierMemory>(q.getSupplier.get(accountId, supplierId));
+    },
+
+    async listSupplierMemories(accountId) {
+      live();
+      return q.listSuppliers.all(accountId).map((row) => parse<SupplierMemory>(row)!);
+    },
+
+    async deleteSupplierMemory(accountId, supplierId) {
+      live();
+      return q.deleteSupplier.run(accountId, supplierId).changes === 1;
     },
 
     async putWebhook(hook) {

@@ -1,6 +1,7 @@
 import { createMemoryPersistence } from '../../../src/adapters/persistence/memory-persistence.js';
 import { describe, expect, it } from 'vitest';
 import { describeReviewerDirectory } from '../../ports/reviewer-directory.contract.js';
+import { describeSupplierMemoryStore } from '../../ports/supplier-memory-store.contract.js';
 import { describeUsageLedger } from '../../ports/usage-ledger.contract.js';
 import { describeWebhookOutbox } from '../../ports/webhook-outbox.contract.js';
 import { describeJobPersistence, makeLayer } from '../../ports/job-persistence.contract.js';
@@ -9,6 +10,7 @@ describeJobPersistence('memory', async () => ({ persistence: createMemoryPersist
 describeWebhookOutbox('memory', async () => ({ persistence: createMemoryPersistence() }));
 describeUsageLedger('memory', async () => ({ persistence: createMemoryPersistence() }));
 describeReviewerDirectory('memory', async () => ({ persistence: createMemoryPersistence() }));
+describeSupplierMemoryStore('memory', async () => ({ persistence: createMemoryPersistence() }));
 
 describe('memory persistence: token layers', () => {
   it('keeps its own frozen copy and hands it out without copying: nobody can change what is stored', async () => {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { createPostgresPersistence } from '../../../src/adapters/persistence/postgres-persistence.js';
 import { describeReviewerDirectory } from '../../ports/reviewer-directory.contract.js';
+import { describeSupplierMemoryStore } from '../../ports/supplier-memory-store.contract.js';
 import { describeUsageLedger } from '../../ports/usage-ledger.contract.js';
 import { describeWebhookOutbox } from '../../ports/webhook-outbox.contract.js';
 import { describeJobPersistence, makeJob } from '../../ports/job-persistence.contract.js';
@@ -40,6 +41,7 @@ describe.skipIf(!url)('PostgreSQL persistence', () => {
   describeWebhookOutbox('postgres', makePostgres);
   describeUsageLedger('postgres', makePostgres);
   describeReviewerDirectory('postgres', makePostgres);
+  describeSupplierMemoryStore('postgres', makePostgres);
 
   it('migrates safely when several processes start at once', async () => {
     const schema = freshSchema();

@@ -9,6 +9,7 @@ import { createSqlitePersistence } from '../../../src/adapters/persistence/sqlit
 import { DocexError } from '../../../src/core/errors.js';
 import type { JobPersistence } from '../../../src/ports/job-persistence.js';
 import { describeReviewerDirectory } from '../../ports/reviewer-directory.contract.js';
+import { describeSupplierMemoryStore } from '../../ports/supplier-memory-store.contract.js';
 import { describeUsageLedger } from '../../ports/usage-ledger.contract.js';
 import { describeWebhookOutbox } from '../../ports/webhook-outbox.contract.js';
 import { describeJobPersistence, makeJob } from '../../ports/job-persistence.contract.js';
@@ -34,6 +35,7 @@ describeJobPersistence('sqlite', makeSqlite);
 describeWebhookOutbox('sqlite', makeSqlite);
 describeUsageLedger('sqlite', makeSqlite);
 describeReviewerDirectory('sqlite', makeSqlite);
+describeSupplierMemoryStore('sqlite', makeSqlite);
 
 describe('SQLite persistence', () => {
   const dirs: string[] = [];
@@ -54,13 +56,13 @@ describe('SQLite persistence', () => {
     return join(dir, 'nested', 'jobs.db');
   }
 
-  it('creates the file in WAL mode with the current schema version (5)', async () => {
+  it('creates the file in WAL mode with the current schema version (6)', async () => {
     const path = dbPath();
     open(path);
     const raw = new Database(path, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(raw.pragma('user_version', { simple: true })).toBe(5);
+      expect(raw.pragma('user_version', { simple: true })).toBe(6);
     } finally {
       raw.close();
     }
@@ -114,14 +116,14 @@ describe('SQLite persistence', () => {
     const path = dbPath();
     open(path);
     const raw = new Database(path);
-    raw.pragma('user_version = 6');
+    raw.pragma('user_version = 7');
     raw.close();
-    expect(() => createSqlitePersistence({ path })).toThrow(/schema version 6/);
+    expect(() => createSqlitePersistence({ path })).toThrow(/schema version 7/);
   });
 });
 
 describe('sqlite schema migration', () => {
-  it('opens a version 1 database and adds the tables of versions 2 to 5', async () => {
+  it('opens a version 1 database and adds the tables of versions 2 to 6', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docex-sqlite-'));
     try {
       const file = join(dir, 'old.db');
@@ -148,9 +150,11 @@ describe('sqlite schema migration', () => {
       expect(await persistence.listUsage('a', '2026-11-01', '2026-11-30')).toHaveLength(1);
       // Version 5: reviewers.
       expect(await persistence.listReviewers('a')).toEqual([]);
+      // Version 6: supplier memories.
+      expect(await persistence.listSupplierMemories('a')).toEqual([]);
       await persistence.close();
       const check = new Database(file, { readonly: true });
-      expect(check.pragma('user_version', { simple: true })).toBe(5);
+      expect(check.pragma('user_version', { simple: true })).toBe(6);
       check.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
