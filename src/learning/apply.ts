@@ -64,7 +64,7 @@ export function learnedAnswer(
     const [label] = labels as [{ pageNum: number; box: Box }];
     const x = (anchor.side === 'left' ? label.box.x1 : label.box.x0) + anchor.dx;
     const y = label.box.y0 + anchor.dy;
-    const found = nearest(view, kind, label.pageNum, x, y, x + width(placement.box), value, readings);
+    const found = nearest(view, hints, kind, label.pageNum, x, y, x + width(placement.box), value);
     // Where the label says to the point (a born-digital layout), or near it.
     if (found)
       return { value: found.value, tokens: found.tokens, how: 'label', fit: found.near ? 0.95 : 0.85 };
@@ -84,7 +84,7 @@ export function learnedAnswer(
   if (place) {
     // From one document a place is a weak cue: it fills a field the extraction left empty.
     const { x0, y0, x1 } = place.box;
-    const found = nearest(view, kind, place.pageNum, x0, y0, x1, first, readings);
+    const found = nearest(view, hints, kind, place.pageNum, x0, y0, x1, first);
     if (found) return { value: found.value, tokens: found.tokens, how: 'place', fit: fixed ? 0.85 : 0.6 };
   }
   return undefined;
@@ -98,13 +98,13 @@ const width = (box: Box): number => box.x1 - box.x0;
  */
 function nearest(
   view: DocumentView,
+  hints: ReadingHints,
   kind: FieldKind,
   pageNum: number,
   x: number,
   y: number,
   right: number,
   example: string,
-  readings: () => Candidate[],
 ): { value: string; tokens: ViewToken[]; near: boolean } | undefined {
   if (kind === 'text') {
     const row = view.rows.find(
@@ -121,7 +121,11 @@ function nearest(
     };
   }
   let best: { value: string; tokens: ViewToken[]; d: number } | undefined;
-  for (const c of readings()) {
+  // The words from where the value should start on, read alone: a label before them is not read with them.
+  const rows = view.rows
+    .filter((r) => r.pageNum === pageNum && Math.abs(r.box.y0 - y) <= 2 * NEAR_Y)
+    .map((r) => ({ ...r, tokens: r.tokens.filter((t) => t.box.x0 >= x - NEAR_X) }));
+  for (const c of readingsOf({ ...view, rows }, hints, kind)) {
     const box = boxOf(c.tokens);
     if (c.tokens[0]!.pageNum !== pageNum) continue;
     const dx = Math.min(Math.abs(box.x0 - x), Math.abs(box.x1 - right));

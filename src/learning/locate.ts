@@ -47,7 +47,30 @@ export function locateValue(
   if (!readerOf(kind)) return wordRun(view, plainWords(value));
   const found = (readings ?? readingsOf(view, hints, kind)).filter((c) => sameValue(kind, c.value, value));
   const labelled = found.find((c) => labelLeftOf(view, c.tokens) !== undefined);
-  return (labelled ?? found[0])?.tokens ?? wordRun(view, plainWords(value));
+  return (labelled ?? found[0])?.tokens ?? wordRun(view, plainWords(value)) ?? compactRun(view, value);
+}
+
+const compact = (text: string): string =>
+  text
+    .normalize('NFKC')
+    .toUpperCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** The first run of tokens on one row whose letters and digits are the value's (`BZ 7720-A` for `BZ7720-A`). */
+function compactRun(view: DocumentView, value: string): ViewToken[] | undefined {
+  const target = compact(value);
+  if (target.length < 3) return undefined;
+  for (const row of view.rows) {
+    for (let i = 0; i < row.tokens.length; i++) {
+      let text = '';
+      for (let j = i; j < row.tokens.length && j - i < 6; j++) {
+        text += compact(row.tokens[j]!.text);
+        if (text === target) return row.tokens.slice(i, j + 1);
+        if (!target.startsWith(text)) break;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The first run of tokens (in reading order, across rows) whose words are exactly `target`. */

@@ -99,13 +99,15 @@ export function validateWorkflow(deps: ValidateDependencies): WorkflowDefinition
               condition: check.condition,
               fields: extraction.fields
                 .filter((f) => fieldIds.includes(`${ns}.${f.name}`))
-                // What the reviewer sees: the value, its box, and the alternatives considered.
+                // What the reviewer sees: the value, its box, and the alternatives considered; and
+                // whether a supplier's memory answered it (its review then counts for or against it).
                 .map((f) => ({
                   name: f.name,
                   value: f.value,
                   confidence: f.confidence,
                   boundingBox: f.boundingBox,
                   ...(f.candidates ? { candidates: f.candidates.slice(0, 5) } : {}),
+                  ...(f.learned ? { learned: f.learned } : {}),
                 })),
             },
             createdAt,

@@ -1,0 +1,208 @@
+/**
+ * The parts of learning from review on generated documents: recognising a supplier, what one reviewed
+ * document teaches, and how a memory joins an extraction (src/learning).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createEngine, type Engine } from '../../src/index.js';
+import type { TokenLayer } from '../../src/core/types.js';
+import { documentHints } from '../../src/extraction/hints.js';
+import type { VerboseFieldResult } from '../../src/extraction/types.js';
+import { createView, type DocumentView } from '../../src/extraction/view.js';
+import { withSupplierMemory } from '../../src/learning/apply.js';
+import { learnFromDocument, MAX_SEEN } from '../../src/learning/learn.js';
+import { recogniseSupplier } from '../../src/learning/recognise.js';
+import type { SupplierMemory } from '../../src/ports/supplier-memory-store.js';
+import type { FieldDefinition, FieldKind } from '../../src/products/types.js';
+import { INVOICE_LINES, makeTextPdf } from '../helpers/make-documents.js';
+import { KESTREL_FIRST, KESTREL_SECOND, kestrelInvoice } from '../helpers/supplier-documents.js';
+
+let engine: Engine;
+const views = new Map<string, DocumentView>();
+
+async function viewOf(bytes: Uint8Array): Promise<DocumentView> {
+  const { fileId } = await engine.uploadV2(bytes);
+  const layer: TokenLayer = await engine.ingest(fileId);
+  return createView(layer);
+}
+
+beforeAll(async () => {
+  engine = createEngine({ ingest: { ocr: 'never' } });
+  views.set('first', await viewOf(await kestrelInvoice(KESTREL_FIRST)));
+  views.set('second', await viewOf(await kestrelInvoice(KESTREL_SECOND)));
+  views.set('other', await viewOf(await makeTextPdf([{ lines: INVOICE_LINES }])));
+  views.set(
+    'misread',
+    await viewOf(
+      await makeTextPdf([
+        {
+          lines: [
+            { text: 'Kestrel Instrumcnts GmbH', x: 50, y: 60, size: 16 },
+            { text: 'Rechnung 4711 vom 05.06.2024', x: 50, y: 120, size: 10 },
+          ],
+        },
+      ]),
+    ),
+  );
+}, 60_000);
+afterAll(() => engine.close());
+
+const KINDS: Record<string, FieldKind> = {
+  'document.referenceNo': 'reference',
+  'document.supplierName': 'text',
+  'document.supplierTaxId': 'taxId',
+  'document.date': 'date',
+  'invoice.subTotal': 'amount',
+  'invoice.tax': 'amount',
+  'invoice.total': 'amount',
+  'invoice.lineitems': 'table',
+};
+
+function learn(view: DocumentView, values: Record<string, string | null>, memories: SupplierMemory[] = []) {
+  return learnFromDocument(
+    { view, hints: documentHints(view), values, kindOf: (name) => KINDS[name] },
+    memories,
+    { accountId: 'acme', now: new Date().toISOString(), newId: randomUUID },
+  );
+}
+
+describe('what one reviewed document teaches', () => {
+  it('each value with where it was printed and its label, the date order, never nulls or tables', () => {
+    const { memory, isNew } = learn(views.get('first')!, {
+      'document.referenceNo': 'XK-4411',
+      'document.supplierName': 'Kestrel Instruments GmbH',
+      'document.supplierTaxId': 'DE 811 907 980',
+      'document.date': '2024-04-03',
+      'invoice.tax': null,
+      'invoice.lineitems': 'ignored',
+    });
+    expect(isNew).toBe(true);
+    expect(memory).toMatchObject({ name: 'Kestrel Instruments GmbH', taxIds: ['DE811907980'], documents: 1 });
+    // Printed `03.04.2024` for 3 April: day first.
+    expect(memory.dateOrder).toBe('DMY');
+    expect(Object.keys(memory.fields).sort()).toEqual([
+      'document.date',
+      'document.referenceNo',
+      'document.supplierName',
+      'document.supplierTaxId',
+    ]);
+    expect(memory.fields['document.referenceNo']!.seen[0]!.placement).toMatchObject({
+      pageNum: 1,
+      anchor: { words: 'beleg kennung', side: 'left' },
+    });
+    expect(memory.fingerprint).toContain('kestrel');
+  });
+
+  it('adds to the memory of the supplier it recognises, newest value first, a few at most', () => {
+    let memories: SupplierMemory[] = [];
+    for (let i = 0; i < MAX_SEEN + 2; i++) {
+      const { memory } = learn(
+        views.get(i % 2 ? 'second' : 'first')!,
+        {
+          'document.supplierTaxId': 'DE811907980',
+          'document.referenceNo': `XK-${1000 + i}`,
+        },
+        memories,
+      );
+      memories = [memory];
+    }
+    const [memory] = memories;
+    expect(memory!.documents).toBe(MAX_SEEN + 2);
+    expect(memory!.fields['document.referenceNo']!.seen.map((s) => s.value)).toEqual(
+      Array.from({ length: MAX_SEEN }, (_, i) => `XK-${1000 + MAX_SEEN + 1 - i}`),
+    );
+  });
+});
+
+describe('recognising a supplier', () => {
+  const memory = (): SupplierMemory =>
+    learn(views.get('first')!, {
+      'document.supplierName': 'Kestrel Instruments GmbH',
+      'document.supplierTaxId': 'DE811907980',
+    }).memory;
+
+  it('by a tax id printed in the document, by its name misread by a letter, never another supplier', () => {
+    expect(recogniseSupplier(views.get('second')!, [memory()])).toMatchObject({ how: 'tax id', score: 1 });
+    const byName = { ...memory(), taxIds: [] };
+    expect(recogniseSupplier(views.get('misread')!, [byName])).toMatchObject({ how: 'name' });
+    expect(recogniseSupplier(views.get('other')!, [memory()])).toBeUndefined();
+    expect(recogniseSupplier(views.get('second')!, [])).toBeUndefined();
+  });
+});
+
+describe('a memory joining an extraction', () => {
+  const fields: FieldDefinition[] = [
+    'invoice.subTotal',
+    'invoice.tax',
+    'invoice.total',
+    'document.supplierName',
+  ].map((name) => ({ name, kind: KINDS[name]! }));
+  const result = (name: string, value: string | null, confidence: number): VerboseFieldResult => ({
+    name,
+    value,
+    confidence,
+    boundingBox: null,
+    candidates: value ? [{ value, confidence, boundingBox: null, text: value }] : [],
+  });
+
+  it('never overrides amounts that add up; replaces a doubtful one the extraction also considered', () => {
+    const view = views.get('second')!;
+    // The reviewed total of the first document stood right of `Zu zahlen`: the second's is 980.40.
+    const { memory } = learn(views.get('first')!, {
+      'invoice.total': '1250.00',
+      'document.supplierTaxId': 'DE811907980',
+    });
+    const recognition = recogniseSupplier(view, [memory])!;
+    const addsUp = [
+      result('invoice.subTotal', '100.00', 0.5),
+      result('invoice.tax', '19.00', 0.5),
+      result('invoice.total', '119.00', 0.5),
+    ];
+    const kept = withSupplierMemory(view, documentHints(view), fields, addsUp, recognition);
+    expect(kept.find((r) => r.name === 'invoice.total')).toMatchObject({ value: '119.00', confidence: 0.5 });
+
+    const doubtful = [
+      result('invoice.subTotal', null, 0),
+      result('invoice.tax', null, 0),
+      {
+        ...result('invoice.total', '119.00', 0.5),
+        candidates: [
+          { value: '119.00', confidence: 0.5, boundingBox: null, text: '119.00' },
+          { value: '980.40', confidence: 0.3, boundingBox: null, text: '980,40' },
+        ],
+      },
+    ];
+    const replaced = withSupplierMemory(view, documentHints(view), fields, doubtful, recognition);
+    const total = replaced.find((r) => r.name === 'invoice.total')!;
+    expect(total).toMatchObject({ value: '980.40', learned: { how: 'label', documents: 1 } });
+    expect(total.confidence).toBeGreaterThan(0.5);
+    expect(total.boundingBox?.pageNum).toBe(1);
+  });
+
+  it("fills an empty field with the supplier's own value; agrees with a right one, raising its confidence", () => {
+    const view = views.get('second')!;
+    const { memory } = learn(views.get('first')!, {
+      'document.supplierName': 'Kestrel Instruments GmbH',
+      'document.supplierTaxId': 'DE811907980',
+    });
+    const recognition = recogniseSupplier(view, [memory])!;
+    const empty = withSupplierMemory(
+      view,
+      documentHints(view),
+      fields,
+      [result('document.supplierName', null, 0)],
+      recognition,
+    );
+    expect(empty[0]).toMatchObject({ value: 'Kestrel Instruments GmbH', learned: { how: 'value' } });
+    const right = withSupplierMemory(
+      view,
+      documentHints(view),
+      fields,
+      [result('document.supplierName', 'Kestrel Instruments GmbH', 0.5)],
+      recognition,
+    );
+    expect(right[0]!.value).toBe('Kestrel Instruments GmbH');
+    expect(right[0]!.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+});
