@@ -47,7 +47,9 @@
  * Run: npm run bench
  * Some sections only: npm run bench -- --only queue   (or node dist/bench/run.js --only text,queue, or
  *   DOCEX_BENCH_ONLY=queue npm run bench); section names: text, ocr, pipeline, queue, rules, http,
- *   split, pg, batch, hostile, extract, logos, webhooks, scale.
+ *   split, pg, batch, hostile, extract, logos, webhooks, scale, learning.
+ *  15. learning (bench/lib/learning.ts): extractFields with no supplier memory (the baseline), with 30
+ *      and with 2,000 (the per-account cap), ms a page.
  *   Such a partial run writes bench/out/results-<names>.json instead, so results.json stays the last
  *   full run.
  */
@@ -78,6 +80,8 @@ import { createTesseractOcr, englishModelDir } from '../src/adapters/ocr/tessera
 import { defaultThreads } from '../src/cli/main.js';
 import { createPdfjsReader } from '../src/adapters/pdf/pdfjs-reader.js';
 import { benchExtract } from './lib/extract.js';
+import { benchLearning } from './lib/learning.js';
+import { MAX_SUPPLIERS } from '../src/learning/supplier-memories.js';
 import { benchHostile } from './lib/hostile.js';
 import { createPdfLibCopier } from '../src/adapters/pdf/pdf-lib-copier.js';
 import { planSplit } from '../src/split/boundaries.js';
@@ -272,6 +276,7 @@ const SECTIONS = [
   'logos',
   'webhooks',
   'scale',
+  'learning',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -2959,6 +2964,7 @@ async function main(): Promise<void> {
       if ('reason' in logos) log(`   ${na(logos.reason)}`);
     }
     const webhooks = only.has('webhooks') ? await benchWebhooks(tmp, log) : undefined;
+    const learning = only.has('learning') ? await benchLearning(log) : undefined;
     let scale: ServeScaleSection | undefined;
     if (only.has('scale')) {
       const found = docexBin();
@@ -3316,6 +3322,16 @@ async function main(): Promise<void> {
         met: yesNo(extract.learnedMsPerPage < 10),
       });
     }
+    if (learning) {
+      rows.push({
+        metric: `Extraction with ${MAX_SUPPLIERS} supplier memories (the cap), ms a page warm (baseline: none)`,
+        docex: fmt(learning.msPerPage.cap),
+        baseline: fmt(learning.msPerPage.none),
+        ratio: fmt(learning.msPerPage.cap / learning.msPerPage.none),
+        target: '< 50 ms',
+        met: yesNo(learning.msPerPage.cap < 50),
+      });
+    }
     if (hostile && 'reason' in hostile) rows.push(info('Hostile PDFs (docex serve)', na(hostile.reason)));
     else if (hostile) {
       const single = hostile.rows.filter((r) => r.name.startsWith('4 at once') === false);
@@ -3407,6 +3423,7 @@ async function main(): Promise<void> {
       logos,
       webhooks,
       scale,
+      learning,
       summary: rows,
     };
     // A partial run (--only) leaves results.json, the last full run, alone.

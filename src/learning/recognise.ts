@@ -92,6 +92,20 @@ export function recogniseSupplier(
   if (memories.length === 0) return undefined;
   const text = compactText(view.layer.tokens.map((t) => t.text).join(' '));
   const words = new Set(fingerprint);
+  // Every word of the letterhead, to try the (costly) letter-by-letter comparisons only for a supplier
+  // most of whose words are printed there as learned.
+  const top = new Set(
+    view.rows
+      .filter((r) => r.pageNum === 1)
+      .slice(0, 2 * NAME_ROWS)
+      .flatMap((r) => r.tokens.flatMap((t) => plainWords(t.text).split(' '))),
+  );
+  const shares = (value: string | undefined | null): boolean => {
+    const wanted = [...new Set(plainWords(value ?? '').split(' '))].filter((w) => /^\p{L}{3,}$/u.test(w));
+    const printed = wanted.filter((w) => top.has(w)).length;
+    // Most of its words as learned (a letter or two misread leaves the others).
+    return wanted.length > 0 && printed >= Math.max(1, Math.ceil(0.6 * wanted.length));
+  };
   let best: Recognition | undefined;
   for (const memory of memories) {
     let found: Recognition | undefined;
@@ -100,8 +114,8 @@ export function recogniseSupplier(
     } else if (memory.ibans.some((iban) => iban.length >= 12 && text.includes(iban))) {
       found = { memory, score: 1, how: 'iban' };
     } else if (
-      (memory.name && nameSimilarity(view, memory.name) >= NAME_MATCH) ||
-      addressPrinted(view, memory)
+      (shares(memory.name) && nameSimilarity(view, memory.name!) >= NAME_MATCH) ||
+      (shares(memory.fields['document.supplierAddress']?.seen[0]?.value) && addressPrinted(view, memory))
     ) {
       found = { memory, score: 0.95, how: 'name' };
     } else if (words.size > 0 && memory.fingerprint.length > 0) {

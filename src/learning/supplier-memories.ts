@@ -176,6 +176,7 @@ function checkImported(
   }
   for (const [name, f] of Object.entries(fields as Record<string, unknown>)) {
     const path = `/fields/${name}`;
+    if (!/^[A-Za-z][A-Za-z0-9_.]{0,99}$/.test(name)) throw problem(path, 'is not a field name');
     const field = f as Record<string, unknown>;
     if (typeof f !== 'object' || f === null || !Array.isArray(field.seen) || field.seen.length > MAX_SEEN) {
       throw problem(path, `must have at most ${MAX_SEEN} values seen`);

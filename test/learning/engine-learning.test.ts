@@ -128,6 +128,7 @@ describe('learning from a reviewed document (engine.learn)', () => {
       { ...exported, taxIds: Array(9).fill('DE1') },
       { ...exported, supplierId: '../x' },
       { ...exported, dateOrder: 'XYZ' },
+      { ...exported, fields: { 'not a field!': { seen: [], used: 0, right: 0 } } },
     ]) {
       await expect(e.importSupplier(bad, { accountId: 'globex' })).rejects.toMatchObject({
         code: 'INVALID_ARGUMENT',
