@@ -204,9 +204,9 @@ export function withSupplierMemory(
       return { ...result, confidence: Math.max(result.confidence, confidence), learned };
     }
     if (checked.has(field.name)) return result;
-    // The supplier's own value printed again (exactly) outweighs a reading of another party's; elsewhere the more
-    // trusted of the two answers; a value the extraction did not consider at all only where it found
-    // nothing.
+    // The supplier's own value printed again (exactly) outweighs a reading of another party's. Otherwise
+    // the learned answer replaces the extraction's when it is trusted more and the extraction considered
+    // that value too (a value it never considered only fills a field it left empty).
     const considered = (result.candidates ?? []).some((c) => sameValue(field.kind, c.value, answer.value));
     const trusted =
       (answer.how === 'value' && supplierField && answer.fit === 1) ||

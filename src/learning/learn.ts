@@ -1,9 +1,19 @@
-import type { ReadingHints } from '../extraction/readers.js';
+import { READERS, type ReadingHints } from '../extraction/readers.js';
 import type { DocumentView } from '../extraction/view.js';
 import type { FieldKind } from '../products/types.js';
 import type { FieldMemory, SupplierMemory } from '../ports/supplier-memory-store.js';
 import { locateValue, placementOf } from './locate.js';
 import { compactText, FINGERPRINT_WORDS, fingerprintOf, recogniseSupplier } from './recognise.js';
+
+/** A reviewed value in the form extraction gives it, or undefined when its kind cannot read it. */
+function canonical(kind: FieldKind, value: string, hints: ReadingHints): string | undefined {
+  const text = value.trim();
+  const read = kind === 'text' ? undefined : READERS[kind];
+  if (!read) return text === '' ? undefined : text;
+  // An ISO date is what completions store: read as such whatever the document's order.
+  if (kind === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
+  return read(text, hints)?.value;
+}
 
 /** Values kept per field, newest first. */
 export const MAX_SEEN = 4;
@@ -79,7 +89,10 @@ export function learnFromDocument(
     const kind = kindOf(name);
     if (typeof value !== 'string' || value === '' || !kind || kind === 'table') continue;
     if (!(name in fields) && Object.keys(fields).length >= MAX_FIELDS) continue;
-    const kept = value.slice(0, MAX_VALUE);
+    // Kept in the form extraction gives (amounts `1250.00`, ids without spaces): a host's `1.250,00`
+    // is read as the document reads it; a value its kind cannot read teaches nothing.
+    const kept = canonical(kind, value, hints)?.slice(0, MAX_VALUE);
+    if (kept === undefined) continue;
     const tokens = locateValue(view, hints, kind, kept);
     const field = fields[name] ?? { seen: [], used: 0, right: 0 };
     field.seen = [

@@ -94,6 +94,17 @@ describe('what one reviewed document teaches', () => {
     expect(memory.fingerprint).toContain('kestrel');
   });
 
+  it('keeps values in the form extraction gives them; a value its kind cannot read teaches nothing', () => {
+    const { memory } = learn(views.get('first')!, {
+      'invoice.total': '1.250,00',
+      'document.supplierTaxId': ' de 811 907 980 ',
+      'document.date': 'not a date',
+    });
+    expect(memory.fields['invoice.total']!.seen[0]!.value).toBe('1250.00');
+    expect(memory.fields['document.supplierTaxId']!.seen[0]!.value).toBe('DE811907980');
+    expect(memory.fields['document.date']).toBeUndefined();
+  });
+
   it('adds to the memory of the supplier it recognises, newest value first, a few at most', () => {
     let memories: SupplierMemory[] = [];
     for (let i = 0; i < MAX_SEEN + 2; i++) {
