@@ -8,6 +8,8 @@ import { learnFromDocument, MAX_SEEN, type ReviewedDocument } from './learn.js';
 export const MAX_SUPPLIERS = 2000;
 /** How long a process reads an account's memories from its cache when other processes share the storage. */
 const SHARED_CACHE_MS = 10_000;
+/** Accounts whose memories a process keeps read at once. */
+const CACHED_ACCOUNTS = 32;
 /** How often a compare-and-set lost to another change is tried again. */
 const RETRIES = 5;
 
@@ -53,6 +55,9 @@ export function supplierMemories(
     if (cached && !(settings.shared && settings.now() - cached.readAt > SHARED_CACHE_MS))
       return cached.memories;
     const memories = await store.listSupplierMemories(accountId);
+    // The accounts read most recently, a few: an engine serving many accounts keeps a bounded cache.
+    cache.delete(accountId);
+    if (cache.size >= CACHED_ACCOUNTS) cache.delete(cache.keys().next().value!);
     cache.set(accountId, { memories, readAt: settings.now() });
     return memories;
   }
