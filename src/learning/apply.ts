@@ -206,12 +206,15 @@ export function withSupplierMemory(
     if (checked.has(field.name)) return result;
     // The supplier's own value printed again (exactly) outweighs a reading of another party's. Otherwise
     // the learned answer replaces the extraction's when it is trusted more and the extraction considered
-    // that value too (a value it never considered only fills a field it left empty).
+    // that value too, or the field is words (names: what stands under a learned label such as `Bill to`);
+    // a number or date it never considered only fills a field it left empty.
     const considered = (result.candidates ?? []).some((c) => sameValue(field.kind, c.value, answer.value));
     const trusted =
       (answer.how === 'value' && supplierField && answer.fit === 1) ||
       extracted === undefined ||
-      (confidence > result.confidence && answer.tokens.length > 0 && (answer.how === 'value' || considered));
+      (confidence > result.confidence &&
+        answer.tokens.length > 0 &&
+        (answer.how === 'value' || considered || field.kind === 'text'));
     if (!trusted) return result;
     const text = answer.tokens.map((t) => t.text).join(' ');
     const box = answer.tokens.length > 0 ? boundingBoxOf(answer.tokens) : null;
