@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { DocexError } from '../core/errors.js';
 import type { ReviewerRole } from '../ports/reviewer-directory.js';
-import { newPassword, reviewerAccounts, type Reviewer } from '../reviewers/reviewers.js';
+import { newPassword, normaliseLogin, reviewerAccounts, type Reviewer } from '../reviewers/reviewers.js';
 import { resolveServeConfig, ServeConfigError } from './serve-config.js';
 
 export const REVIEWERS_OPTIONS = {
@@ -118,7 +118,14 @@ export async function reviewersCommand(
       return 0;
     }
     if (!values.login) throw new ReviewersUsageError('set needs --login');
-    const found = await persistence.findReviewerByLogin(values.login.trim().toLowerCase());
+    // The login as sign-in reads it (NFKC, lower case); one that cannot be a login finds nobody.
+    let login: string | undefined;
+    try {
+      login = normaliseLogin(values.login);
+    } catch {
+      login = undefined;
+    }
+    const found = login === undefined ? undefined : await persistence.findReviewerByLogin(login);
     if (!found || found.accountId !== accountId) {
       throw new DocexError('REVIEWER_NOT_FOUND', `No reviewer ${values.login} in account ${accountId}.`);
     }

@@ -2,8 +2,8 @@ import { READERS, type ReadingHints } from '../extraction/readers.js';
 import type { DocumentView } from '../extraction/view.js';
 import type { FieldKind } from '../products/types.js';
 import type { FieldMemory, SupplierMemory } from '../ports/supplier-memory-store.js';
-import { locateValue, placementOf } from './locate.js';
-import { compactText, FINGERPRINT_WORDS, fingerprintOf, recogniseSupplier } from './recognise.js';
+import { compactText, locateValue, placementOf } from './locate.js';
+import { FINGERPRINT_WORDS, fingerprintOf, recogniseSupplier } from './recognise.js';
 
 /** A reviewed value in the form extraction gives it, or undefined when its kind cannot read it. */
 function canonical(kind: FieldKind, value: string, hints: ReadingHints): string | undefined {

@@ -50,21 +50,23 @@ export function locateValue(
   return (labelled ?? found[0])?.tokens ?? wordRun(view, plainWords(value)) ?? compactRun(view, value);
 }
 
-const compact = (text: string): string =>
-  text
+/** Letters and digits only, upper-case: ids compare (and are found) whatever their spacing. */
+export function compactText(text: string): string {
+  return text
     .normalize('NFKC')
     .toUpperCase()
     .replace(/[^\p{L}\p{N}]+/gu, '');
+}
 
 /** The first run of tokens on one row whose letters and digits are the value's (`BZ 7720-A` for `BZ7720-A`). */
 function compactRun(view: DocumentView, value: string): ViewToken[] | undefined {
-  const target = compact(value);
+  const target = compactText(value);
   if (target.length < 3) return undefined;
   for (const row of view.rows) {
     for (let i = 0; i < row.tokens.length; i++) {
       let text = '';
       for (let j = i; j < row.tokens.length && j - i < 6; j++) {
-        text += compact(row.tokens[j]!.text);
+        text += compactText(row.tokens[j]!.text);
         if (text === target) return row.tokens.slice(i, j + 1);
         if (!target.startsWith(text)) break;
       }

@@ -1,6 +1,6 @@
 import type { DocumentView } from '../extraction/view.js';
 import type { SupplierMemory } from '../ports/supplier-memory-store.js';
-import { likeRun, plainWords, similarity } from './locate.js';
+import { compactText, likeRun, plainWords, similarity } from './locate.js';
 
 /** Words of a fingerprint, at most. */
 export const FINGERPRINT_WORDS = 400;
@@ -19,14 +19,6 @@ export function fingerprintOf(view: DocumentView): string[] {
     }
   }
   return [...words];
-}
-
-/** Letters and digits only, upper-case: ids are found in it whatever their spacing. */
-export function compactText(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toUpperCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 export interface Recognition {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createEngine, createFetchHandler, type Engine } from '../../src/index.js';
+import { totalAbove100 } from '../helpers/rules.js';
 import { whenJob } from '../helpers/when-job.js';
 import { KESTREL_FIRST, KESTREL_SECOND, kestrelInvoice } from '../helpers/supplier-documents.js';
 import type { Json } from './harness.js';
@@ -71,26 +72,11 @@ afterAll(() => engine.close());
 
 describe('learning from review over HTTP', () => {
   it("a reviewer's two corrections make the supplier's next document right, in that account only", async () => {
-    const rules = {
-      data: {
-        checks: [
-          {
-            condition: {
-              type: 'greater-than',
-              values: ["$.predictions['svc.invoice.total'].value_norm", 100],
-              compare_as: 'numeric',
-            },
-            note: 'Check the references',
-            field_ids: [
-              'svc.document.referenceNo',
-              'svc.invoice.purchaseOrderNo',
-              'svc.document.supplierName',
-            ],
-          },
-        ],
-      },
-      schema: true,
-    };
+    const rules = totalAbove100('Check the references', [
+      'svc.document.referenceNo',
+      'svc.invoice.purchaseOrderNo',
+      'svc.document.supplierName',
+    ]);
     expect((await send('acme', 'PUT', '/workflows/validation_rules/refs', rules)).status).toBe(200);
     const first = await upload('acme', await kestrelInvoice(KESTREL_FIRST));
     const job = await send('acme', 'POST', '/workflows/svc.validate/jobs', {

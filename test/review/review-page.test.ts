@@ -9,6 +9,7 @@ import { createNodeListener } from '../../src/adapters/http/node-listener.js';
 import { createEngine, createFetchHandler, type Engine, type FieldResult } from '../../src/index.js';
 import type { TableValue } from '../../src/extraction/types.js';
 import { INVOICE_LINES, makeTextPdf } from '../helpers/make-documents.js';
+import { totalAbove100 } from '../helpers/rules.js';
 import { whenJob } from '../helpers/when-job.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -45,22 +46,11 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     adaId = (await engine.createReviewer({ ...ada, role: 'admin' }, { accountId: 'acme' })).reviewerId;
     await engine.putValidationRules(
       'totals',
-      {
-        data: {
-          checks: [
-            {
-              condition: {
-                type: 'greater-than',
-                values: ["$.predictions['svc.invoice.total'].value_norm", 100],
-                compare_as: 'numeric',
-              },
-              note: 'Totals above 100 need a second look',
-              field_ids: ['svc.invoice.total', 'svc.document.date', 'svc.invoice.lineitems'],
-            },
-          ],
-        },
-        schema: true,
-      },
+      totalAbove100('Totals above 100 need a second look', [
+        'svc.invoice.total',
+        'svc.document.date',
+        'svc.invoice.lineitems',
+      ]),
       { accountId: 'acme' },
     );
     const upload = await engine.uploadV2(await makeTextPdf([{ lines: INVOICE_LINES }]), {
@@ -420,6 +410,8 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     expect(await ritaPage.evaluate("fetch('api/tasks').then((r) => r.status)")).toBe(401);
     // Enabled again with a new password set by the admin, she signs in with that one.
     await page.getByRole('button', { name: 'Enable Rita Reviewer' }).click();
+    // The view is drawn again after each change: the next input is the new one's.
+    await expect.poll(() => page.textContent('#reviewers-status')).toBe('Rita Reviewer is enabled.');
     await page.getByLabel('New password for Rita Reviewer').fill('rita-new-password-9');
     await page.getByRole('button', { name: 'Set the password of Rita Reviewer' }).click();
     await expect.poll(() => page.textContent('#reviewers-status')).toBe('Rita Reviewer has a new password.');
