@@ -64,7 +64,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { createEngine, type Engine } from '../src/index.js';
-import type { ResultRecord } from '../src/engine.js';
+import type { ResultRecord } from '../src/index.js';
 import type { TokenLayer } from '../src/core/types.js';
 import { createNodeListener } from '../src/adapters/http/node-listener.js';
 import { createFetchHandler } from '../src/http/fetch-handler.js';
@@ -90,9 +90,9 @@ import { sliceTokenLayer } from '../src/split/slice-layer.js';
 import { encodePgm } from '../src/documents/raster.js';
 import { createRulesChecker } from '../src/conditions/rules.js';
 import { DocexError } from '../src/core/errors.js';
-import { createSchemaChecker } from '../src/workflows/schema.js';
+import { createSchemaChecker } from '../src/core/schema-checker.js';
 import type { GreyImage } from '../src/ports/image-backend.js';
-import type { JobPersistence } from '../src/ports/job-persistence.js';
+import type { EnginePersistence } from '../src/ports/engine-persistence.js';
 import type { OcrEngine } from '../src/ports/ocr-engine.js';
 import type { PdfReader } from '../src/ports/pdf-reader.js';
 import type { ChildMessage, PipelineChildResult } from './pipeline-child.js';
@@ -117,7 +117,7 @@ import {
   type UploadsResult,
   type UploadsSpec,
 } from './lib/http.js';
-import { encodeGreyPng } from '../src/review/png.js';
+import { encodeGreyPng } from '../src/documents/png.js';
 import {
   noopWorkflow,
   promisePoolBaseline,
@@ -784,7 +784,7 @@ interface QueueBreakdown {
   persistenceShare: number;
 }
 
-async function queueBreakdown(persistence: JobPersistence, count: number): Promise<QueueBreakdown> {
+async function queueBreakdown(persistence: EnginePersistence, count: number): Promise<QueueBreakdown> {
   const timed = timedPersistence(persistence);
   const engine = createEngine({
     persistence: timed.persistence,
@@ -821,7 +821,7 @@ async function queueBreakdown(persistence: JobPersistence, count: number): Promi
 async function queueCase(
   label: string,
   count: number,
-  open: (name: string) => { persistence: JobPersistence; file?: string },
+  open: (name: string) => { persistence: EnginePersistence; file?: string },
 ) {
   const { persistence, file } = open('measured');
   const engine = createEngine({

@@ -11,7 +11,7 @@ import type { Catalogue, ResolvedSelection } from './products/catalogue.js';
 import type { FieldsetDefinition, ProductDefinition } from './products/types.js';
 import type { FileStore } from './ports/file-store.js';
 import type { ImageBackend } from './ports/image-backend.js';
-import type { JobPersistence } from './ports/job-persistence.js';
+import type { EnginePersistence } from './ports/engine-persistence.js';
 import type { OcrEngine } from './ports/ocr-engine.js';
 import type { PdfPageCopier } from './ports/pdf-page-copier.js';
 import type { PdfReader } from './ports/pdf-reader.js';
@@ -53,7 +53,7 @@ export interface EngineOptions {
   /** Image backend. Default: sharp when installed, else jimp. */
   images?: ImageBackend | 'sharp' | 'jimp';
   /** Jobs, results, token layers, rules and tasks. Default: in memory (nothing survives the process). */
-  persistence?: JobPersistence;
+  persistence?: EnginePersistence;
   /** Custom workflows, registered before unfinished jobs found in `persistence` are taken up. */
   workflows?: WorkflowDefinition[];
   /** The job queue. */

@@ -41,9 +41,9 @@ import { summaryOf, supplierMemories } from './learning/supplier-memories.js';
 import { createView } from './extraction/view.js';
 import { documentHints } from './extraction/hints.js';
 import { reviewerAccounts } from './reviewers/reviewers.js';
-import { encodeGreyPng } from './review/png.js';
+import { encodeGreyPng } from './documents/png.js';
 import { WorkflowRegistry } from './workflows/registry.js';
-import { createSchemaChecker } from './workflows/schema.js';
+import { createSchemaChecker } from './core/schema-checker.js';
 import type { WorkflowDefinition } from './workflows/types.js';
 import { parseList, parseWorkflowOptions, v1ProductIds } from './workflows/v1-upload.js';
 import { createNodeWebhookSender } from './adapters/http/webhook-sender.js';
@@ -52,22 +52,6 @@ import { jobEvents, taskEvents } from './webhooks/events.js';
 import { webhookSettings } from './webhooks/settings.js';
 import { webhookSubscriptions } from './webhooks/subscriptions.js';
 
-export type {
-  Engine,
-  EngineEvents,
-  EngineOptions,
-  ExtractOptions,
-  IngestCallOptions,
-  Invocation,
-  JobOptions,
-  ResultOptions,
-  ResultRecord,
-  UploadOptions,
-  UploadRecordV1,
-  UploadRecordV2,
-  UploadV1Options,
-  TaskView,
-} from './engine-types.js';
 import type { Engine, EngineEvents, EngineOptions } from './engine-types.js';
 
 const DEFAULT_ACCOUNT = 'default';

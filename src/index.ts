@@ -2,7 +2,7 @@ export { createEngine } from './engine.js';
 // The Engine interface, its options and answers (TaskView, ResultRecord, UploadRecordV1/V2, ...).
 export type * from './engine-types.js';
 export type { JobError, JobRecord, JobStatus, StoredJob, StoredResult, StoredTask } from './core/jobs.js';
-export type { JobPersistence, JobQuery, TaskQuery } from './ports/job-persistence.js';
+export type { EnginePersistence, JobPersistence, JobQuery, TaskQuery } from './ports/engine-persistence.js';
 export { createMemoryPersistence } from './adapters/persistence/memory-persistence.js';
 export { WEBHOOK_EVENT_TYPES } from './ports/webhook-outbox.js';
 export type {

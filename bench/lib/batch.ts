@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createPdfjsReader } from '../../src/adapters/pdf/pdfjs-reader.js';
 import type { GreyImage } from '../../src/ports/image-backend.js';
-import { encodeGreyPng } from '../../src/review/png.js';
+import { encodeGreyPng } from '../../src/documents/png.js';
 import { makeMultiDocument, makeScannedMulti, pageCountsSumming, type MultiDocument } from './multi.js';
 import { run, runPool } from './native.js';
 import { splitWords } from './report.js';

@@ -4,7 +4,7 @@
  * the generated corpus's (src/evaluation/generator), born-digital invoices and receipts of many layouts.
  */
 import { performance } from 'node:perf_hooks';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/index.js';
 import { generateCorpus } from '../../src/evaluation/generator/documents.js';
 import { productFor } from '../../src/evaluation/scoring.js';
 import { extractFields } from '../../src/extraction/extract.js';

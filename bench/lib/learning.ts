@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
 import type { TokenLayer } from '../../src/core/types.js';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/index.js';
 import { generateCorpus } from '../../src/evaluation/generator/documents.js';
 import { fieldMapFor, productFor } from '../../src/evaluation/scoring.js';
 import { extractFields } from '../../src/extraction/extract.js';

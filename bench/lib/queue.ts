@@ -1,5 +1,5 @@
-import type { Engine } from '../../src/engine.js';
-import type { JobPersistence } from '../../src/ports/job-persistence.js';
+import type { Engine } from '../../src/index.js';
+import type { EnginePersistence } from '../../src/ports/engine-persistence.js';
 import type { WorkflowDefinition } from '../../src/workflows/types.js';
 import { runPool } from './native.js';
 
@@ -129,8 +129,8 @@ export type PersistenceTimes = Record<string, { calls: number; ms: number }>;
  * promise is returned (Map operations; better-sqlite3 is synchronous), so call-to-return is the
  * whole cost of the call; no extra await is added.
  */
-export function timedPersistence(inner: JobPersistence): {
-  persistence: JobPersistence;
+export function timedPersistence(inner: EnginePersistence): {
+  persistence: EnginePersistence;
   times: PersistenceTimes;
 } {
   const times: PersistenceTimes = {};
@@ -149,5 +149,5 @@ export function timedPersistence(inner: JobPersistence): {
       }
     };
   }
-  return { persistence: wrapped as unknown as JobPersistence, times };
+  return { persistence: wrapped as unknown as EnginePersistence, times };
 }

@@ -5,7 +5,7 @@
  */
 import { createPdfjsReader } from '../../src/adapters/pdf/pdfjs-reader.js';
 import { defaultImageBackend } from '../../src/default-adapters.js';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/index.js';
 import { generateCorpus } from '../../src/evaluation/generator/documents.js';
 import { makeScannedComposite } from '../../src/evaluation/generator/scanned-composites.js';
 

@@ -3,7 +3,7 @@
  * timed from invoke to result, the adapters wrapped so their calls are timed (the OCR engine, the PDF
  * reader, the page copier), and the found children scored against the true segments.
  */
-import type { Engine } from '../../src/engine.js';
+import type { Engine } from '../../src/index.js';
 import type { SplitFieldResult } from '../../src/extraction/types.js';
 import type { TesseractOcr } from '../../src/adapters/ocr/tesseract-ocr.js';
 import type { OcrEngine } from '../../src/ports/ocr-engine.js';

@@ -14,7 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 import { createSqlitePersistence } from '../../src/adapters/persistence/sqlite-persistence.js';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/index.js';
 import { DEFAULT_DISPATCH } from '../../src/webhooks/dispatcher.js';
 import type { SummaryRow } from './summary-row.js';
 

@@ -3,16 +3,17 @@ import path from 'node:path';
 import { isDocexError } from '../core/errors.js';
 import type { OcrEngineChoice } from '../default-adapters.js';
 import type { OcrMode } from '../documents/ingest.js';
-import { createEngine, type Engine, type EngineOptions } from '../engine.js';
+import { createEngine } from '../engine.js';
+import type { Engine, EngineOptions } from '../engine-types.js';
 import type { OcrEngine } from '../ports/ocr-engine.js';
-import { extractWork, forgetting, ingestWork, splitWork, validateWork, type FileWork } from './work.js';
+import { extractWork, forgetting, ingestWork, splitWork, validateWork, type FileWork } from './file-work.js';
 
 export const BATCH_COMMANDS = ['extract', 'split', 'validate', 'ingest'] as const;
 export type BatchCommand = (typeof BATCH_COMMANDS)[number];
 
 /**
  * Everything a batch's engine is made from: plain data, so that an engine thread can make the same
- * engine and work as the main thread would (src/cli/engine-threads.ts).
+ * engine and work as the main thread would (src/cli/engine-thread-pool.ts).
  */
 export interface BatchSetup {
   command: BatchCommand;

@@ -2,7 +2,7 @@ import { describeError } from './file-errors.js';
 import type { LineWriter } from './output.js';
 import type { Progress } from './progress.js';
 import { formatDuration } from './progress.js';
-import type { FileWork } from './work.js';
+import type { FileWork } from './file-work.js';
 
 /**
  * Ctrl-C during a batch: the first SIGINT stops starting files and lets those in flight finish (their

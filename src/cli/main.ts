@@ -16,13 +16,13 @@ import {
   type BatchCommand,
   type BatchSetup,
 } from './batch-engine.js';
-import { startEngineThreads } from './engine-threads.js';
+import { startEngineThreads } from './engine-thread-pool.js';
 import { collectFiles } from './files.js';
 import { COMMAND_HELP, GENERAL_HELP } from './help.js';
 import { fileWriter, readPreviousRun, streamWriter, type LineWriter, type OutStream } from './output.js';
 import { resolveServeConfig, ServeConfigError, type ServeArgs, type ServeConfig } from './serve-config.js';
 import { createProgress, type Progress, type ProgressMode, type ProgressStream } from './progress.js';
-import type { FileWork } from './work.js';
+import type { FileWork } from './file-work.js';
 import { REVIEWERS_OPTIONS, reviewersCommand, ReviewersUsageError } from './reviewers.js';
 
 /** The streams the command writes to: the process's, or a test's. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createSqlitePersistence } from '../adapters/persistence/sqlite-persistence.js';
 import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
 import type { FileStore } from '../ports/file-store.js';
-import type { JobPersistence } from '../ports/job-persistence.js';
+import type { EnginePersistence } from '../ports/engine-persistence.js';
 import type * as S3Store from '../adapters/stores/s3-file-store.js';
 import type * as PostgresPersistence from '../adapters/persistence/postgres-persistence.js';
 
@@ -12,7 +12,7 @@ type PostgresModule = typeof PostgresPersistence;
 
 /** Where `docex serve` keeps its state: the embedded defaults, or shared storage for several machines. */
 export interface ServeStorage {
-  persistence: JobPersistence;
+  persistence: EnginePersistence;
   files: FileStore;
   /** Runs once the server listens (the fs store sweeps what a killed run half-wrote). */
   afterStart(): Promise<void>;
@@ -62,8 +62,8 @@ export async function openServePersistence(options: {
   dataDir: string;
   databaseUrl?: string | undefined;
   databaseSchema?: string | undefined;
-}): Promise<JobPersistence> {
-  let persistence: JobPersistence;
+}): Promise<EnginePersistence> {
+  let persistence: EnginePersistence;
   if (options.databaseUrl) {
     // pg is an optional peer dependency: loaded only when PostgreSQL is asked for.
     let module: PostgresModule;

@@ -1,5 +1,5 @@
 import { DocexError, type ErrorDetail } from '../core/errors.js';
-import type { SchemaChecker } from '../workflows/schema.js';
+import type { SchemaChecker } from '../core/schema-checker.js';
 import { looksLikePath, parsePath } from './paths.js';
 import { RULES_SCHEMA, V1_OPTIONS_SCHEMA } from './schemas.js';
 import type { RulesRecord, V1WorkflowOptions } from './types.js';

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { createSqlitePersistence } from '../adapters/persistence/sqlite-persistence.js';
 import { createFsFileStore } from '../adapters/stores/fs-file-store.js';
 import type { TokenLayer } from '../core/types.js';
-import { createEngine, type Engine, type EngineOptions } from '../engine.js';
+import { createEngine } from '../engine.js';
+import type { Engine, EngineOptions } from '../engine-types.js';
 import { readGroundTruthFiles } from './corpus.js';
 import type { GroundTruth } from './scoring.js';
 

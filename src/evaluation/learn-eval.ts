@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
 import type { TokenLayer } from '../core/types.js';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine-types.js';
 import { extractFields } from '../extraction/extract.js';
 import { documentHints } from '../extraction/hints.js';
 import { createView } from '../extraction/view.js';

@@ -21,7 +21,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { OcrEngineChoice } from '../default-adapters.js';
-import type { EngineOptions } from '../engine.js';
+import type { EngineOptions } from '../engine-types.js';
 import { collectDocuments } from './collect-candidates.js';
 import { crossValidatedFields } from './ranker-training.js';
 import { groundTruths, openCorpus } from './corpus-layers.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine-types.js';
 import type { ResultField } from '../extraction/types.js';
 import { readGroundTruthFiles } from './corpus.js';
 import { productFor, scoreCorpus, type GroundTruth, type PredictedField } from './scoring.js';

@@ -1,6 +1,6 @@
 import type { FieldDefinition } from '../products/types.js';
 import { customerBlockTokens } from './finders/customer-block.js';
-import { findLabels, type Candidate } from './finders/labelled.js';
+import { findLabels, type Candidate } from './label-search.js';
 import { COMPANY_WORDS, LABELS, LEGAL_FORMS } from './labels.js';
 import type { DocumentView } from './view.js';
 

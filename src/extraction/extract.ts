@@ -12,7 +12,7 @@ import { findBillingPeriod } from './finders/billing-period.js';
 import { findDates } from './finders/dates.js';
 import { findCurrency, findDocumentType, findPaymentMethod } from './finders/document-cues.js';
 import { findIdentifiers } from './finders/identifiers.js';
-import { findLabels, patternValues, valuesNear, type Candidate } from './finders/labelled.js';
+import { findLabels, patternValues, valuesNear, type Candidate } from './label-search.js';
 import { chooseAcrossReadings } from './readings.js';
 import { findLineItems } from './finders/line-items.js';
 import { findParties } from './finders/parties.js';

@@ -2,7 +2,7 @@ import { DocexError } from '../core/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { MetricsSource, RequestObservation } from '../observability/metrics.js';
 import { assertPlainData } from '../core/plain-data.js';
-import type { Engine, UploadV1Options } from '../engine.js';
+import type { Engine, UploadV1Options } from '../engine-types.js';
 import { decodeSegment } from './segments.js';
 import { readForm, readJson } from './body.js';
 import { readMultipart } from './multipart.js';
@@ -11,7 +11,7 @@ import { errorBody, errorResponse, json } from './responses.js';
 import { TokenService, type TokenOptions } from './tokens.js';
 import { remoteAddressOf } from './remote-address.js';
 import { SignInLimiter, signInKeys, tooManySignIns, type SignInLimits } from './sign-in-limiter.js';
-import { companyIdOf } from '../queue/company-id.js';
+import { companyIdOf } from '../core/company-id.js';
 import type { FileRecord } from '../core/types.js';
 import { createReviewRoutes, type ReviewOptions } from '../review/review-routes.js';
 

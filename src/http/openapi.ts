@@ -1,5 +1,5 @@
 import { RULES_SCHEMA } from '../conditions/schemas.js';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine-types.js';
 import { WEBHOOK_EVENT_TYPES } from '../ports/webhook-outbox.js';
 
 /** A schema with its local `#/$defs/x` references moved to the document's components. */

@@ -1,6 +1,6 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { DocexError } from '../core/errors.js';
-import { companyIdOf } from '../queue/company-id.js';
+import { companyIdOf } from '../core/company-id.js';
 
 export interface TokenOptions {
   /** HS256 key, at least 32 bytes (a string is taken as UTF-8). Default: random, so tokens end with the handler. */

@@ -1,4 +1,4 @@
-import type { Candidate } from '../extraction/finders/labelled.js';
+import type { Candidate } from '../extraction/label-search.js';
 import type { ReadingHints } from '../extraction/readers.js';
 import type { VerboseFieldResult } from '../extraction/types.js';
 import { boundingBoxOf, type DocumentView, type ViewToken } from '../extraction/view.js';

@@ -1,5 +1,5 @@
 import type { Box } from '../core/types.js';
-import { patternValues, type Candidate } from '../extraction/finders/labelled.js';
+import { patternValues, type Candidate } from '../extraction/label-search.js';
 import { READERS, type ReadingHints } from '../extraction/readers.js';
 import type { DocumentView, ViewToken } from '../extraction/view.js';
 import type { FieldKind } from '../products/types.js';

@@ -117,11 +117,11 @@ export interface DeliveryQuery {
 }
 
 /**
- * Webhook subscriptions and the outbox of their deliveries, kept by the JobPersistence beside the jobs
+ * Webhook subscriptions and the outbox of their deliveries, kept by the EnginePersistence beside the jobs
  * and tasks whose changes raise them, in the same transaction (the `raise` argument of `updateJob`,
  * `finishJob`, `insertTask` and `updateTask`): a crash never loses a delivery nor invents one.
  *
- * Contract (test/ports/job-persistence.contract.ts, every adapter):
+ * Contract (test/ports/engine-persistence.contract.ts, every adapter):
  * - A change given `raise` calls it (inside its transaction, after the change) only when the change
  *   was made and the account has a subscription; each event becomes one pending delivery per
  *   subscription of the account that asked for its type, at most one per (subscription, event id).

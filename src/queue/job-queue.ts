@@ -1,6 +1,6 @@
 import { DocexError, toDocexError } from '../core/errors.js';
 import type { JobRecord, StoredJob, StoredResult } from '../core/jobs.js';
-import type { JobPersistence } from '../ports/job-persistence.js';
+import type { EnginePersistence } from '../ports/engine-persistence.js';
 import type { RaiseEvents } from '../ports/webhook-outbox.js';
 
 /** What running a job produced: fields for the file's result (optional) and usage figures. */
@@ -19,7 +19,7 @@ export interface RetryPolicy {
 }
 
 export interface JobQueueOptions {
-  persistence: JobPersistence;
+  persistence: EnginePersistence;
   /** Id of this engine process (holder of the leases of the jobs it runs). */
   owner: string;
   /** Jobs running at once in this process. */
@@ -56,7 +56,7 @@ interface RunningJob {
 }
 
 /**
- * The in-process scheduler over a JobPersistence: the stored job is the truth, this keeps the order,
+ * The in-process scheduler over a EnginePersistence: the stored job is the truth, this keeps the order,
  * the limits and the timers. Every change of a job is a compare-and-set on its version, so a job is
  * claimed, finished or cancelled once even when several processes share the storage.
  */

@@ -1,6 +1,6 @@
 import type { AccountSettings } from '../core/accounts.js';
 import type { StoredJob } from '../core/jobs.js';
-import { companyIdOf } from './company-id.js';
+import { companyIdOf } from '../core/company-id.js';
 
 /** The account settings a job record shows (`settings`): key-value pairs, snake case like the record. */
 export function jobSettings(account: AccountSettings): Record<string, unknown> {

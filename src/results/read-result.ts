@@ -2,8 +2,8 @@ import { DocexError } from '../core/errors.js';
 import type { StoredResult } from '../core/jobs.js';
 import type { FileRecord } from '../core/types.js';
 import type { FieldResult, ResultField } from '../extraction/types.js';
-import type { JobPersistence } from '../ports/job-persistence.js';
-import { mergeResults } from '../queue/merge-results.js';
+import type { EnginePersistence } from '../ports/engine-persistence.js';
+import { mergeResults } from './merge-results.js';
 import { correctionRun } from '../tasks/review-tasks.js';
 import { fileOutcome } from './file-outcome.js';
 
@@ -17,7 +17,7 @@ export type ResultRecord =
  * what it waits for). Throws the error of the newest job when it failed, NO_RESULT when nothing ran.
  */
 export async function readResult(
-  persistence: JobPersistence,
+  persistence: EnginePersistence,
   accountId: string,
   record: FileRecord,
   options: { verbose: boolean; namespace: string },

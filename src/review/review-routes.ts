@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { DocexError } from '../core/errors.js';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine-types.js';
 import { readJson } from '../http/body.js';
 import { decodeSegment } from '../http/segments.js';
 import { errorResponse, json } from '../http/responses.js';

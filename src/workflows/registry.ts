@@ -1,5 +1,5 @@
 import { DocexError } from '../core/errors.js';
-import type { CompiledSchema, SchemaChecker } from './schema.js';
+import type { CompiledSchema, SchemaChecker } from '../core/schema-checker.js';
 import type { WorkflowDefinition } from './types.js';
 
 const WORKFLOW_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

@@ -8,7 +8,7 @@ import {
   openPagedImage,
   type PagedImageType,
 } from '../documents/multi-page-images.js';
-import { nameUuid } from '../queue/company-id.js';
+import { nameUuid } from '../core/company-id.js';
 import { planSplit } from '../split/boundaries.js';
 import { pageFeatures } from '../split/page-features.js';
 import { sliceTokenLayer } from '../split/slice-layer.js';

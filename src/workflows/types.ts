@@ -1,5 +1,5 @@
 import type { JobRecord } from '../core/jobs.js';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine-types.js';
 import type { ResultField } from '../extraction/types.js';
 
 /** What a workflow's `run` receives. */

@@ -5,7 +5,7 @@ import type { RulesChecker } from '../conditions/rules.js';
 import type { Prediction, RulesRecord } from '../conditions/types.js';
 import { checksFromV1 } from '../conditions/v1-translate.js';
 import type { VerboseFieldResult } from '../extraction/types.js';
-import { nameUuid } from '../queue/company-id.js';
+import { nameUuid } from '../core/company-id.js';
 import { newTaskData } from '../tasks/review-tasks.js';
 import { FILE_ID, PRODUCT_ID } from './builtin.js';
 import type { WorkflowDefinition } from './types.js';

@@ -1,6 +1,6 @@
 /**
- * A stand-in engine thread for test/cli/engine-threads.test.ts, speaking the same protocol as
- * src/cli/engine-thread.ts: a file whose name starts with "die" ends the thread at once (as a native
+ * A stand-in engine thread for test/cli/engine-thread-pool.test.ts, speaking the same protocol as
+ * src/cli/engine-thread-worker.ts: a file whose name starts with "die" ends the thread at once (as a native
  * crash or running out of memory would); "slow" answers after 300 ms; any other file answers at once.
  * "ocr" sends a 3x2 image to the shared OCR workers and answers with what they said.
  * A setup whose products include "refuse" fails to start, as an unknown product does.
@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import type { BatchSetup } from '../../src/cli/batch-engine.js';
-import type { FromThread, ToThread } from '../../src/cli/engine-threads.js';
+import type { FromThread, ToThread } from '../../src/cli/engine-thread-pool.js';
 
 const port = parentPort!;
 const send = (message: FromThread): void => port.postMessage(message);

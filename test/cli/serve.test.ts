@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/cli/serve.js';
 import { createSqlitePersistence } from '../../src/adapters/persistence/sqlite-persistence.js';
 import { call, fieldsByName, form, result, token, type Json } from '../http/harness.js';
-import { makeJob } from '../ports/job-persistence.contract.js';
+import { makeJob } from '../ports/engine-persistence.contract.js';
 
 const CLIENT = 'demo:demo-secret-1234567890';
 const AZURE = new URL('../../fixtures/invoice2data/AzureInterior.pdf', import.meta.url);

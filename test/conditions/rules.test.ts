@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DocexError, type ErrorDetail } from '../../src/core/errors.js';
 import { createRulesChecker, MAX_DEPTH } from '../../src/conditions/rules.js';
 import type { Condition } from '../../src/conditions/types.js';
-import { createSchemaChecker } from '../../src/workflows/schema.js';
+import { createSchemaChecker } from '../../src/core/schema-checker.js';
 
 const checker = createRulesChecker(createSchemaChecker());
 

@@ -4,7 +4,7 @@ import { evaluate } from '../../src/conditions/evaluate.js';
 import { createRulesChecker } from '../../src/conditions/rules.js';
 import type { Prediction, V1Condition, V1WorkflowOptions, Variables } from '../../src/conditions/types.js';
 import { checksFromV1, translateV1Condition } from '../../src/conditions/v1-translate.js';
-import { createSchemaChecker } from '../../src/workflows/schema.js';
+import { createSchemaChecker } from '../../src/core/schema-checker.js';
 import { mulberry32 } from '../helpers/random.js';
 
 const ID = 'svc.invoice.total';

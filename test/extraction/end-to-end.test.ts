@@ -3,7 +3,7 @@
  * born-digital PDFs, and a receipt photographed as a PNG, read by OCR.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/index.js';
 import type { FieldResult, TableValue } from '../../src/extraction/types.js';
 import { encodeImage, makeTextPdf, renderPdfPage } from '../helpers/make-documents.js';
 import { drawnUnion, expectBoxOver, sheet, textOnlyEngine, tokenTexts } from '../helpers/make-invoices.js';

@@ -5,7 +5,7 @@
  */
 import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
 import { expect } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine.js';
+import { createEngine, type Engine } from '../../src/index.js';
 import type { Box, TokenLayer } from '../../src/core/types.js';
 import { extractFields } from '../../src/extraction/extract.js';
 import type { BoundingBox, VerboseFieldResult } from '../../src/extraction/types.js';

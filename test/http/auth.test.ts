@@ -5,7 +5,7 @@
  */
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyIdOf } from '../../src/queue/company-id.js';
+import { companyIdOf } from '../../src/core/company-id.js';
 import {
   call,
   eventually,

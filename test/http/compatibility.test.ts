@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { companyIdOf } from '../../src/queue/company-id.js';
+import { companyIdOf } from '../../src/core/company-id.js';
 import {
   encodeGif,
   encodeTiff,

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createPostgresPersistence } from '../../src/adapters/persistence/postgres-persistence.js';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/index.js';
 import { createFetchHandler } from '../../src/http/fetch-handler.js';
 
 const get = async (handler: (r: Request) => Promise<Response>, path: string) => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/index.js';
 import { createFetchHandler } from '../../src/http/fetch-handler.js';
 import { setRemoteAddress } from '../../src/http/remote-address.js';
 import { SignInLimiter } from '../../src/http/sign-in-limiter.js';

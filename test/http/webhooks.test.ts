@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createEngine, type Engine } from '../../src/engine.js';
+import { createEngine, type Engine } from '../../src/index.js';
 import { createFetchHandler, type FetchHandler } from '../../src/http/fetch-handler.js';
 import { verifyWebhook } from '../../docs/examples/verify-webhook.mjs';
 import { startReceiver, until, type Receiver } from '../webhooks/receiver.js';

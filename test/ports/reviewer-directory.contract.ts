@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
-import type { JobPersistence } from '../../src/ports/job-persistence.js';
+import type { EnginePersistence } from '../../src/ports/engine-persistence.js';
 import type { StoredReviewer } from '../../src/ports/reviewer-directory.js';
-import { persistenceUnderTest, type MakePersistence } from './job-persistence.contract.js';
+import { persistenceUnderTest, type MakePersistence } from './engine-persistence.contract.js';
 
 const A = 'account-a';
 const B = 'account-b';
@@ -25,11 +25,11 @@ function reviewer(overrides: Partial<StoredReviewer> = {}): StoredReviewer {
   };
 }
 
-/** The reviewers half of the persistence contract: every JobPersistence adapter passes it. */
+/** The reviewers half of the persistence contract: every EnginePersistence adapter passes it. */
 export function describeReviewerDirectory(name: string, make: MakePersistence): void {
   describe(`ReviewerDirectory contract: ${name}`, () => {
     const under = persistenceUnderTest(make);
-    const open = (): Promise<JobPersistence> => under.open();
+    const open = (): Promise<EnginePersistence> => under.open();
 
     it('stores a reviewer, reads it by id in its account and by login in any, and hands out copies', async () => {
       const p = await open();

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
-import type { JobPersistence } from '../../src/ports/job-persistence.js';
+import type { EnginePersistence } from '../../src/ports/engine-persistence.js';
 import type { SupplierMemory } from '../../src/ports/supplier-memory-store.js';
-import { persistenceUnderTest, type MakePersistence } from './job-persistence.contract.js';
+import { persistenceUnderTest, type MakePersistence } from './engine-persistence.contract.js';
 
 const A = 'account-a';
 const B = 'account-b';
@@ -41,11 +41,11 @@ export function supplierMemory(overrides: Partial<SupplierMemory> = {}): Supplie
   };
 }
 
-/** The supplier-memory half of the persistence contract: every JobPersistence adapter passes it. */
+/** The supplier-memory half of the persistence contract: every EnginePersistence adapter passes it. */
 export function describeSupplierMemoryStore(name: string, make: MakePersistence): void {
   describe(`SupplierMemoryStore contract: ${name}`, () => {
     const under = persistenceUnderTest(make);
-    const open = (): Promise<JobPersistence> => under.open();
+    const open = (): Promise<EnginePersistence> => under.open();
 
     it('stores a new memory once, reads copies in its account only, deletes it', async () => {
       const p = await open();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import type { JobPersistence } from '../../src/ports/job-persistence.js';
+import type { EnginePersistence } from '../../src/ports/engine-persistence.js';
 import type { UsageFigures } from '../../src/ports/usage-ledger.js';
-import { persistenceUnderTest, type MakePersistence } from './job-persistence.contract.js';
+import { persistenceUnderTest, type MakePersistence } from './engine-persistence.contract.js';
 
 const A = 'account-a';
 const B = 'account-b';
@@ -11,11 +11,11 @@ function figures(overrides: Partial<UsageFigures> = {}): UsageFigures {
   return { jobs: 1, failedJobs: 0, pages: 3, ocrPages: 1, processingMs: 250, ...overrides };
 }
 
-/** The usage half of the persistence contract: every JobPersistence adapter passes it. */
+/** The usage half of the persistence contract: every EnginePersistence adapter passes it. */
 export function describeUsageLedger(name: string, make: MakePersistence): void {
   describe(`UsageLedger contract: ${name}`, () => {
     const under = persistenceUnderTest(make);
-    const open = (): Promise<JobPersistence> => under.open();
+    const open = (): Promise<EnginePersistence> => under.open();
 
     it('adds figures up by account and day, oldest day first, within the range asked', async () => {
       const p = await open();

@@ -1,10 +1,10 @@
 import { describe, it, expect } from 'vitest';
 
 import type { StoredJob, StoredTask } from '../../src/core/jobs.js';
-import type { JobPersistence } from '../../src/ports/job-persistence.js';
+import type { EnginePersistence } from '../../src/ports/engine-persistence.js';
 import type { FileState, OutboxEvent, RaiseEvents, StoredWebhook } from '../../src/ports/webhook-outbox.js';
 import { jobEvents, taskEvents } from '../../src/webhooks/events.js';
-import { makeJob, persistenceUnderTest, type MakePersistence } from './job-persistence.contract.js';
+import { makeJob, persistenceUnderTest, type MakePersistence } from './engine-persistence.contract.js';
 
 const A = 'account-a';
 const B = 'account-b';
@@ -56,11 +56,11 @@ function recording(id: string, seen: FileState[] = []): RaiseEvents {
   };
 }
 
-/** The outbox half of the persistence contract: every JobPersistence adapter passes it. */
+/** The outbox half of the persistence contract: every EnginePersistence adapter passes it. */
 export function describeWebhookOutbox(name: string, make: MakePersistence): void {
   describe(`WebhookOutbox contract: ${name}`, () => {
     const under = persistenceUnderTest(make);
-    const open = (): Promise<JobPersistence> => under.open();
+    const open = (): Promise<EnginePersistence> => under.open();
 
     it('stores subscriptions per account: put, get, list oldest first, replace, delete', async () => {
       const p = await open();

@@ -23,7 +23,7 @@ import { createFsFileStore } from '../../src/adapters/stores/fs-file-store.js';
 import { createSqlitePersistence } from '../../src/adapters/persistence/sqlite-persistence.js';
 import { DocexError } from '../../src/core/errors.js';
 import type { JobRecord } from '../../src/core/jobs.js';
-import { createEngine, type Engine } from '../../src/engine.js';
+import { createEngine, type Engine } from '../../src/index.js';
 import type { OcrEngine } from '../../src/ports/ocr-engine.js';
 import type { WorkflowDefinition } from '../../src/workflows/types.js';
 import { INVOICE_LINES, makeTextPdf } from '../helpers/make-documents.js';

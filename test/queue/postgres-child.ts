@@ -22,7 +22,7 @@ import { createInterface } from 'node:readline';
 import { createPostgresPersistence } from '../../src/adapters/persistence/postgres-persistence.js';
 import { createFsFileStore } from '../../src/adapters/stores/fs-file-store.js';
 import { DocexError } from '../../src/core/errors.js';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/index.js';
 import type { OcrEngine } from '../../src/ports/ocr-engine.js';
 import type { WorkflowDefinition } from '../../src/workflows/types.js';
 

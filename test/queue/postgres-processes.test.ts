@@ -19,8 +19,8 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 
 import { createPostgresPersistence } from '../../src/adapters/persistence/postgres-persistence.js';
 import { createFsFileStore } from '../../src/adapters/stores/fs-file-store.js';
-import { createEngine } from '../../src/engine.js';
-import type { JobPersistence } from '../../src/ports/job-persistence.js';
+import { createEngine } from '../../src/index.js';
+import type { EnginePersistence } from '../../src/ports/engine-persistence.js';
 
 const url = inject('pgUrl');
 if (!url) console.warn(`PostgreSQL scale-out test skipped: ${inject('pgSkipReason')}`);
@@ -388,7 +388,7 @@ describe.skipIf(!url)('three engine processes on one PostgreSQL database, one SI
     let armed = false;
     let closing: Promise<void> | undefined;
     const runs: string[] = [];
-    const persistence: JobPersistence = {
+    const persistence: EnginePersistence = {
       ...inner,
       claimNext(claim) {
         // close() called from outside (a SIGTERM handler, say) while this claim's transaction runs.

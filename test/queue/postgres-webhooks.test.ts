@@ -19,7 +19,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 
 import { verifyWebhook } from '../../docs/examples/verify-webhook.mjs';
 import { createPostgresPersistence } from '../../src/adapters/persistence/postgres-persistence.js';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/index.js';
 import { startReceiver, until, type Receiver } from '../webhooks/receiver.js';
 
 const url = inject('pgUrl');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredResult } from '../../src/core/jobs.js';
-import { companyIdOf } from '../../src/queue/company-id.js';
+import { companyIdOf } from '../../src/core/company-id.js';
 import { FileSignals } from '../../src/queue/file-signals.js';
 import { createJobClock } from '../../src/queue/job-clock.js';
-import { mergeResults } from '../../src/queue/merge-results.js';
+import { mergeResults } from '../../src/results/merge-results.js';
 
 describe('job clock', () => {
   it('prints microseconds without a zone and never repeats or goes back', () => {

@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryPersistence } from '../../src/adapters/persistence/memory-persistence.js';
 import type { StoredJob } from '../../src/core/jobs.js';
 import { createEngine, type Engine, type JobRecord } from '../../src/index.js';
-import type { JobPersistence } from '../../src/ports/job-persistence.js';
+import type { EnginePersistence } from '../../src/ports/engine-persistence.js';
 import type { WorkflowDefinition } from '../../src/workflows/types.js';
-import { makeJob } from '../ports/job-persistence.contract.js';
+import { makeJob } from '../ports/engine-persistence.contract.js';
 
 const engines: Engine[] = [];
 afterEach(async () => {
@@ -25,7 +25,7 @@ function leftBehind(status: 'new' | 'running', overrides: Partial<StoredJob> = {
   return job;
 }
 
-function engineOn(persistence: JobPersistence, runs: string[]): Engine {
+function engineOn(persistence: EnginePersistence, runs: string[]): Engine {
   const echo: WorkflowDefinition = {
     id: 'test.echo',
     inputsSchema: { type: 'object' },
@@ -149,7 +149,7 @@ describe('an engine closed before it took anything up', () => {
   it('starts no claims and no polling after close, even with shared storage', async () => {
     const memory = createMemoryPersistence();
     let claims = 0;
-    const shared: JobPersistence = {
+    const shared: EnginePersistence = {
       ...memory,
       shared: true,
       claimNext: async () => {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { createNodeWebhookSender, guardedLookup } from '../../src/adapters/http/webhook-sender.js';
 import { createMemoryPersistence } from '../../src/adapters/persistence/memory-persistence.js';
-import type { JobPersistence } from '../../src/ports/job-persistence.js';
+import type { EnginePersistence } from '../../src/ports/engine-persistence.js';
 import type { StoredDelivery, StoredWebhook } from '../../src/ports/webhook-outbox.js';
 import {
   DEFAULT_DISPATCH,
@@ -17,12 +17,12 @@ import {
 } from '../../src/webhooks/dispatcher.js';
 import { newWebhookSecret } from '../../src/webhooks/signing.js';
 import { verifyWebhook } from '../../docs/examples/verify-webhook.mjs';
-import { makeJob } from '../ports/job-persistence.contract.js';
+import { makeJob } from '../ports/engine-persistence.contract.js';
 import { startReceiver, until, type Receiver } from './receiver.js';
 
 const A = 'account-a';
 let receiver: Receiver;
-let outbox: JobPersistence;
+let outbox: EnginePersistence;
 let dispatchers: WebhookDispatcher[] = [];
 let clock = 1_800_000_000_000;
 let hookSeq = 0;

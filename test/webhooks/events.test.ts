@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredTask } from '../../src/core/jobs.js';
 import type { FileState } from '../../src/ports/webhook-outbox.js';
 import { eventId, jobEvents, taskEvents } from '../../src/webhooks/events.js';
-import { makeJob } from '../ports/job-persistence.contract.js';
+import { makeJob } from '../ports/engine-persistence.contract.js';
 
 const at = 1_800_000_000_000;
 const now = () => at;

@@ -7,7 +7,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPdfjsReader } from '../../src/adapters/pdf/pdfjs-reader.js';
 import type { FileRecord, TokenLayer } from '../../src/core/types.js';
-import { createEngine, type Engine } from '../../src/engine.js';
+import { createEngine, type Engine } from '../../src/index.js';
 import type { ResultField, SplitFieldResult } from '../../src/extraction/types.js';
 import type { PdfReader } from '../../src/ports/pdf-reader.js';
 import type { JobRecord } from '../../src/core/jobs.js';

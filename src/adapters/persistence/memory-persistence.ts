@@ -1,7 +1,7 @@
 import type { AccountSettings } from '../../core/accounts.js';
 import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
-import type { JobPersistence, JobQuery } from '../../ports/job-persistence.js';
+import type { EnginePersistence, JobQuery } from '../../ports/engine-persistence.js';
 import { byCreatedThenLogin, type StoredReviewer } from '../../ports/reviewer-directory.js';
 import { byRecentUpdate, type SupplierMemory } from '../../ports/supplier-memory-store.js';
 import { NO_USAGE, sumUsage, type UsageDay } from '../../ports/usage-ledger.js';
@@ -39,10 +39,10 @@ function matches(job: StoredJob, query: JobQuery): boolean {
 }
 
 /**
- * JobPersistence in memory: for tests and short-lived embedded use. Nothing survives the process.
+ * EnginePersistence in memory: for tests and short-lived embedded use. Nothing survives the process.
  * Values are cloned on the way in and out, as a database would.
  */
-export function createMemoryPersistence(): JobPersistence {
+export function createMemoryPersistence(): EnginePersistence {
   const jobs = new Map<string, StoredJob>();
   const results = new Map<string, StoredResult>();
   const layers = new Map<string, TokenLayer>();

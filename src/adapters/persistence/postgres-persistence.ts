@@ -3,7 +3,7 @@ import type { AccountSettings } from '../../core/accounts.js';
 import { DocexError } from '../../core/errors.js';
 import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
-import type { ClaimRequest, JobPersistence, PersistenceChange } from '../../ports/job-persistence.js';
+import type { ClaimRequest, EnginePersistence, PersistenceChange } from '../../ports/engine-persistence.js';
 import type { RaiseEvents, StoredDelivery, StoredWebhook } from '../../ports/webhook-outbox.js';
 import type { StoredReviewer } from '../../ports/reviewer-directory.js';
 import type { SupplierMemory } from '../../ports/supplier-memory-store.js';
@@ -72,13 +72,13 @@ CREATE TABLE IF NOT EXISTS ${s}.supplier_memories (
 }
 
 /**
- * JobPersistence in PostgreSQL, for several engine processes (on several machines) sharing the work.
+ * EnginePersistence in PostgreSQL, for several engine processes (on several machines) sharing the work.
  * `shared: true`: jobs are claimed with `FOR UPDATE SKIP LOCKED` so each runs in one process at a time,
  * a running job's lease lets another process take it over when its process dies, and every change is
  * announced with NOTIFY so a result request waiting in one process wakes when another finishes the job.
  * Tables are created on start under an advisory lock (safe when several processes start at once).
  */
-export function createPostgresPersistence(options: PostgresPersistenceOptions): JobPersistence {
+export function createPostgresPersistence(options: PostgresPersistenceOptions): EnginePersistence {
   const schemaName = options.schema ?? 'docex';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schemaName)) {
     throw new DocexError('INVALID_ARGUMENT', 'The schema name must be lower-case letters, digits and _.');

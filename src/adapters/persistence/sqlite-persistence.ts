@@ -7,7 +7,7 @@ import { DocexError } from '../../core/errors.js';
 import type { AccountSettings } from '../../core/accounts.js';
 import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
-import type { JobPersistence } from '../../ports/job-persistence.js';
+import type { EnginePersistence } from '../../ports/engine-persistence.js';
 import type { StoredReviewer } from '../../ports/reviewer-directory.js';
 import type { SupplierMemory } from '../../ports/supplier-memory-store.js';
 import type {
@@ -122,12 +122,12 @@ function openDatabase(path: string): Database.Database {
 }
 
 /**
- * JobPersistence in a SQLite file (better-sqlite3, WAL): survives restarts of the process. Indexed
+ * EnginePersistence in a SQLite file (better-sqlite3, WAL): survives restarts of the process. Indexed
  * columns plus each object as JSON in `body`; compare-and-set on `version` makes claims safe even
  * with several connections on one file. better-sqlite3 is synchronous; the methods are async only to
  * fit the port.
  */
-export function createSqlitePersistence(options: SqlitePersistenceOptions): JobPersistence {
+export function createSqlitePersistence(options: SqlitePersistenceOptions): EnginePersistence {
   const db = openDatabase(options.path);
   // Named parameters: better-sqlite3 ignores the keys a statement does not use.
   const jobColumns = (job: StoredJob) => ({

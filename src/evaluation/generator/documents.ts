@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import { draw as seeded, type Draw } from '../../core/random.js';
-import { encodeGreyPng } from '../../review/png.js';
+import { encodeGreyPng } from '../../documents/png.js';
 import {
   FIRST_NAMES,
   ITEMS,

@@ -8,7 +8,7 @@ import { PDFDocument } from 'pdf-lib';
 import { draw } from '../../core/random.js';
 import type { GreyImage, ImageBackend } from '../../ports/image-backend.js';
 import type { PdfReader } from '../../ports/pdf-reader.js';
-import { encodeGreyPng } from '../../review/png.js';
+import { encodeGreyPng } from '../../documents/png.js';
 import type { GeneratedDocument } from './documents.js';
 
 export interface ScannedComposite {

@@ -2,7 +2,7 @@ import { LABELS } from '../labels.js';
 import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
-import { findLabels, patternValues, valuesNear, type Candidate } from './labelled.js';
+import { findLabels, patternValues, valuesNear, type Candidate } from '../label-search.js';
 
 export type AmountRole = 'total' | 'subTotal' | 'tax' | 'amountDue' | 'amountPaid';
 

@@ -2,7 +2,7 @@ import { LABELS } from '../labels.js';
 import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
-import { findLabels, type Candidate } from './labelled.js';
+import { findLabels, type Candidate } from '../label-search.js';
 
 /** A bill's period: two dates on a labelled row ("01.01.2024 - 31.01.2024", "from X to Y"). */
 export function findBillingPeriod(

@@ -1,6 +1,6 @@
 import { LABELS, type LabelSet } from '../labels.js';
 import type { DocumentView } from '../view.js';
-import { findLabels } from './labelled.js';
+import { findLabels } from '../label-search.js';
 
 /** Labels that announce a block of the customer's lines ("to" and "attention" may stand in a sentence). */
 const CUSTOMER_BLOCK: LabelSet = {

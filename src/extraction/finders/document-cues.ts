@@ -1,7 +1,7 @@
 import { parseCurrency } from '../normalise/currency.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView, ViewToken } from '../view.js';
-import type { Candidate } from './labelled.js';
+import type { Candidate } from '../label-search.js';
 
 /**
  * The document's currency: codes and symbols printed with amounts or alone vote; without any, cues of

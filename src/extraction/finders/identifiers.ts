@@ -3,7 +3,7 @@ import { READERS, type Reader } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
 import { customerBlockTokens } from './customer-block.js';
-import { findLabels, patternValues, valuesNear, type Candidate } from './labelled.js';
+import { findLabels, patternValues, valuesNear, type Candidate } from '../label-search.js';
 
 /** Labels that announce the customer's id, not the supplier's. */
 const CUSTOMER_ID = /client|customer|kunde|klant|acheteur|buyer|destinataire/i;

@@ -2,7 +2,7 @@ import { ADDRESS_WORDS, COMPANY_WORDS, LABELS, LEGAL_FORMS, type LabelSet } from
 import { normaliseText } from '../normalise/text.js';
 import type { DocumentView, ViewToken } from '../view.js';
 import { customerBlockTokens } from './customer-block.js';
-import { findLabels, type Candidate } from './labelled.js';
+import { findLabels, type Candidate } from '../label-search.js';
 
 /** A run of words of one token-layer line, cut at separators such as "●", "|" or " - ". */
 interface Segment {

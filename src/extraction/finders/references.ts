@@ -2,7 +2,7 @@ import { LABELS } from '../labels.js';
 import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
-import { findLabels, valuesNear, type Candidate } from './labelled.js';
+import { findLabels, valuesNear, type Candidate } from '../label-search.js';
 
 /** Words before a bare "No." that make it another number's label (`Account No.`, `Tel No.`). */
 const OTHER_NUMBER =

@@ -4,7 +4,7 @@ import { describeReviewerDirectory } from '../../ports/reviewer-directory.contra
 import { describeSupplierMemoryStore } from '../../ports/supplier-memory-store.contract.js';
 import { describeUsageLedger } from '../../ports/usage-ledger.contract.js';
 import { describeWebhookOutbox } from '../../ports/webhook-outbox.contract.js';
-import { describeJobPersistence, makeLayer } from '../../ports/job-persistence.contract.js';
+import { describeJobPersistence, makeLayer } from '../../ports/engine-persistence.contract.js';
 
 describeJobPersistence('memory', async () => ({ persistence: createMemoryPersistence() }));
 describeWebhookOutbox('memory', async () => ({ persistence: createMemoryPersistence() }));

@@ -6,7 +6,7 @@ import { describeReviewerDirectory } from '../../ports/reviewer-directory.contra
 import { describeSupplierMemoryStore } from '../../ports/supplier-memory-store.contract.js';
 import { describeUsageLedger } from '../../ports/usage-ledger.contract.js';
 import { describeWebhookOutbox } from '../../ports/webhook-outbox.contract.js';
-import { describeJobPersistence, makeJob } from '../../ports/job-persistence.contract.js';
+import { describeJobPersistence, makeJob } from '../../ports/engine-persistence.contract.js';
 
 const url = inject('pgUrl');
 const skipReason = inject('pgSkipReason');

@@ -7,12 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { createSqlitePersistence } from '../../../src/adapters/persistence/sqlite-persistence.js';
 import { DocexError } from '../../../src/core/errors.js';
-import type { JobPersistence } from '../../../src/ports/job-persistence.js';
+import type { EnginePersistence } from '../../../src/ports/engine-persistence.js';
 import { describeReviewerDirectory } from '../../ports/reviewer-directory.contract.js';
 import { describeSupplierMemoryStore } from '../../ports/supplier-memory-store.contract.js';
 import { describeUsageLedger } from '../../ports/usage-ledger.contract.js';
 import { describeWebhookOutbox } from '../../ports/webhook-outbox.contract.js';
-import { describeJobPersistence, makeJob } from '../../ports/job-persistence.contract.js';
+import { describeJobPersistence, makeJob } from '../../ports/engine-persistence.contract.js';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'docex-sqlite-'));
@@ -39,12 +39,12 @@ describeSupplierMemoryStore('sqlite', makeSqlite);
 
 describe('SQLite persistence', () => {
   const dirs: string[] = [];
-  const opened: JobPersistence[] = [];
+  const opened: EnginePersistence[] = [];
   afterEach(async () => {
     for (const p of opened.splice(0)) await p.close();
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
-  function open(path: string): JobPersistence {
+  function open(path: string): EnginePersistence {
     const p = createSqlitePersistence({ path });
     opened.push(p);
     return p;

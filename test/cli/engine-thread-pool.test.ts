@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { BatchSetup } from '../../src/cli/batch-engine.js';
 import { SetupError } from '../../src/cli/batch-engine.js';
 import { describeError } from '../../src/cli/file-errors.js';
-import { startEngineThreads } from '../../src/cli/engine-threads.js';
+import { startEngineThreads } from '../../src/cli/engine-thread-pool.js';
 import { DocexError } from '../../src/core/errors.js';
 import type { OcrEngine } from '../../src/ports/ocr-engine.js';
 import { encodeImage, INVOICE_LINES, makeTextPdf, renderPdfPage } from '../helpers/make-documents.js';

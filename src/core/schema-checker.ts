@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { DocexError, type ErrorCode, type ErrorDetail } from '../core/errors.js';
-import { exceededLimit } from '../core/plain-data.js';
+import { DocexError, type ErrorCode, type ErrorDetail } from './errors.js';
+import { exceededLimit } from './plain-data.js';
 
 /**
  * JSON Schema checks with the problems reported, each with the JSON Pointer of the offending value

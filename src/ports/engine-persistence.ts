@@ -41,7 +41,7 @@ export interface TaskQuery {
  * the accounts, API clients, reviewers and supplier memories.
  * Files themselves live in the FileStore.
  *
- * Contract (checked by test/ports/job-persistence.contract.ts for every adapter):
+ * Contract (checked by test/ports/engine-persistence.contract.ts for every adapter):
  * - Everything read is a copy: changing it changes nothing stored.
  * - `insertJob` refuses an id that exists (throws). `updateJob` is a compare-and-set: it writes
  *   the job only when the stored `record.version` equals `expectedVersion`, and says whether it did.
@@ -57,7 +57,7 @@ export interface TaskQuery {
  * - `raise` (on `updateJob`, `finishJob`, `insertTask`, `updateTask`): the events the change raises,
  *   written to the webhook outbox in the change's transaction (see WebhookOutbox).
  */
-export interface JobPersistence extends WebhookOutbox, UsageLedger, ReviewerDirectory, SupplierMemoryStore {
+export interface EnginePersistence extends WebhookOutbox, UsageLedger, ReviewerDirectory, SupplierMemoryStore {
   readonly shared: boolean;
 
   insertJob(job: StoredJob): Promise<void>;
@@ -116,3 +116,10 @@ export interface JobPersistence extends WebhookOutbox, UsageLedger, ReviewerDire
 
   close(): Promise<void>;
 }
+
+/**
+ * The former name of EnginePersistence, kept so hosts that implemented it still compile: the port
+ * holds accounts, clients, rules, tasks, token layers and more than jobs.
+ * @deprecated Use EnginePersistence.
+ */
+export type JobPersistence = EnginePersistence;

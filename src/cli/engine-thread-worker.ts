@@ -1,5 +1,5 @@
 /**
- * An engine thread of a batch (src/cli/engine-threads.ts): makes the batch's engine from the setup in
+ * An engine thread of a batch (src/cli/engine-thread-pool.ts): makes the batch's engine from the setup in
  * its workerData, then reads the files the main thread sends, answering each with its outcome or its
  * error. A file's failure is that file's answer; the thread goes on.
  */
@@ -9,7 +9,7 @@ import type { GreyImage } from '../ports/image-backend.js';
 import type { OcrEngine, OcrOptions, OcrWord } from '../ports/ocr-engine.js';
 import { describeError } from './file-errors.js';
 import { openBatchEngine, SetupError, type BatchEngine, type BatchSetup } from './batch-engine.js';
-import type { FromThread, ToThread } from './engine-threads.js';
+import type { FromThread, ToThread } from './engine-thread-pool.js';
 
 const port = parentPort!;
 const send = (message: FromThread, transfer?: ArrayBuffer[]): void => port.postMessage(message, transfer);

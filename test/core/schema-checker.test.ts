@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DocexError } from '../../src/core/errors.js';
-import { createSchemaChecker } from '../../src/workflows/schema.js';
+import { createSchemaChecker } from '../../src/core/schema-checker.js';
 
 describe('schema problems', () => {
   const checker = createSchemaChecker();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { readInputFile } from './input-file.js';
 import type { JobRecord } from '../core/jobs.js';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine-types.js';
 
 /** What one file gave: its JSON line and, when known, its page count (for the summary). */
 export interface FileOutcome {

@@ -3,12 +3,12 @@ import { describe, it, expect, afterEach } from 'vitest';
 
 import type { JobStatus, StoredJob, StoredResult, StoredTask } from '../../src/core/jobs.js';
 import type { TokenLayer } from '../../src/core/types.js';
-import type { JobPersistence } from '../../src/ports/job-persistence.js';
+import type { EnginePersistence } from '../../src/ports/engine-persistence.js';
 
 export interface PersistenceUnderTest {
-  persistence: JobPersistence;
+  persistence: EnginePersistence;
   /** For durable adapters: closes and opens the same storage again. */
-  reopen?: () => Promise<JobPersistence>;
+  reopen?: () => Promise<EnginePersistence>;
   cleanup?: () => Promise<void>;
 }
 
@@ -16,11 +16,11 @@ export type MakePersistence = () => Promise<PersistenceUnderTest>;
 
 /** The storage of one test of a contract suite: opened by `open()`, closed and cleaned up after the test. */
 export interface OpenedPersistence {
-  open(): Promise<JobPersistence>;
+  open(): Promise<EnginePersistence>;
   /** Whether the storage can be closed and opened again (not the memory adapter). */
   readonly durable: boolean;
   /** Closes the storage and opens the same one again (durable adapters); that one is closed after the test. */
-  reopen(): Promise<JobPersistence>;
+  reopen(): Promise<EnginePersistence>;
 }
 
 /** Call inside a `describe`: registers the clean-up after each test. */
@@ -145,11 +145,11 @@ function bumped(
   return { ...job, ...rest, record: { ...job.record, ...change, version: job.record.version + 1 } };
 }
 
-/** One suite every JobPersistence adapter passes (memory, SQLite, PostgreSQL). */
+/** One suite every EnginePersistence adapter passes (memory, SQLite, PostgreSQL). */
 export function describeJobPersistence(name: string, make: MakePersistence): void {
-  describe(`JobPersistence contract: ${name}`, () => {
+  describe(`EnginePersistence contract: ${name}`, () => {
     const under = persistenceUnderTest(make);
-    const open = (): Promise<JobPersistence> => under.open();
+    const open = (): Promise<EnginePersistence> => under.open();
 
     describe('jobs', () => {
       it('stores a job and gives back an equal copy', async () => {

@@ -1,7 +1,7 @@
-import type { Box } from '../../core/types.js';
-import type { LabelSet } from '../labels.js';
-import type { Reader, ReadingHints, ReadValue } from '../readers.js';
-import { keyOf, type DocumentView, type Row, type ViewToken } from '../view.js';
+import type { Box } from '../core/types.js';
+import type { LabelSet } from './labels.js';
+import type { Reader, ReadingHints, ReadValue } from './readers.js';
+import { keyOf, type DocumentView, type Row, type ViewToken } from './view.js';
 
 /** A value with where it was read and how much the reading is worth before calibration (0..1). */
 export interface Candidate extends ReadValue {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Token, TokenLayer } from '../../src/core/types.js';
-import { findLabels, type LabelHit } from '../../src/extraction/finders/labelled.js';
+import { findLabels, type LabelHit } from '../../src/extraction/label-search.js';
 import { LABELS, type LabelSet } from '../../src/extraction/labels.js';
 import { createView, keyOf, type DocumentView, type Row } from '../../src/extraction/view.js';
 

@@ -5,7 +5,7 @@ import type { OcrEngine, OcrOptions, OcrWord } from '../ports/ocr-engine.js';
 import type { BatchSetup } from './batch-engine.js';
 import { SetupError } from './batch-engine.js';
 import { describeError, ThreadFileError } from './file-errors.js';
-import type { FileOutcome, FileWork } from './work.js';
+import type { FileOutcome, FileWork } from './file-work.js';
 
 /**
  * A batch spread over engine threads: each worker thread runs a whole engine of its own (PDF reading,
@@ -49,7 +49,7 @@ export interface EngineThreadsOptions {
    * all threads queue for the same workers, so none idles while another thread has pages waiting.
    */
   ocr?: () => Promise<OcrEngine>;
-  /** The thread's module; default src/cli/engine-thread.ts (tests give one that misbehaves). */
+  /** The thread's module; default src/cli/engine-thread-worker.ts (tests give one that misbehaves). */
   entry?: URL;
   /** How long `close()` waits for a thread to close its engine before ending it. Default 10 s. */
   closeTimeoutMs?: number;
@@ -68,7 +68,7 @@ interface Slot {
  * crash, out of memory) fails only its files in flight, with INTERNAL, and is replaced.
  */
 export async function startEngineThreads(options: EngineThreadsOptions): Promise<EngineThreads> {
-  const entry = options.entry ?? siblingModule(import.meta.url, 'engine-thread');
+  const entry = options.entry ?? siblingModule(import.meta.url, 'engine-thread-worker');
   const closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
   const slots: Slot[] = [];
   const waiting: Array<() => void> = [];
