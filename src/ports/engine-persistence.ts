@@ -57,7 +57,8 @@ export interface TaskQuery {
  * - `raise` (on `updateJob`, `finishJob`, `insertTask`, `updateTask`): the events the change raises,
  *   written to the webhook outbox in the change's transaction (see WebhookOutbox).
  */
-export interface EnginePersistence extends WebhookOutbox, UsageLedger, ReviewerDirectory, SupplierMemoryStore {
+export interface EnginePersistence
+  extends WebhookOutbox, UsageLedger, ReviewerDirectory, SupplierMemoryStore {
   readonly shared: boolean;
 
   insertJob(job: StoredJob): Promise<void>;
