@@ -55,7 +55,7 @@ export interface EngineOptions {
   /** Jobs, results, token layers, rules and tasks. Default: in memory (nothing survives the process). */
   persistence?: EnginePersistence;
   /** Custom workflows, registered before unfinished jobs found in `persistence` are taken up. */
-  workflows?: WorkflowDefinition[];
+  workflows?: WorkflowDefinition<Engine>[];
   /** The job queue. */
   jobs?: JobOptions;
   /** Prefix of built-in workflow and fieldset ids. Default `svc`. */
@@ -382,7 +382,7 @@ export interface Engine {
   /** Forgets what the account learned about a supplier. */
   forgetSupplier(supplierId: string, options?: { accountId?: string }): Promise<void>;
   /** Registers a custom workflow, invoked by its id like the built-in ones. */
-  registerWorkflow(definition: WorkflowDefinition): void;
+  registerWorkflow(definition: WorkflowDefinition<Engine>): void;
   /** Ids of the registered workflows. */
   workflowIds(): string[];
   /** The registered workflows with their input schemas (for API documents). */

@@ -21,7 +21,13 @@ export type { WebhookAnswer, WebhookRequest, WebhookSender } from './ports/webho
 export { createNodeWebhookSender } from './adapters/http/webhook-sender.js';
 export type { DeliveryView, WebhookView, WebhookWithSecret } from './webhooks/subscriptions.js';
 export type { WebhookBody, WebhookEventData } from './webhooks/events.js';
-export type { V1Invocation, WorkflowContext, WorkflowDefinition, WorkflowOutput } from './workflows/types.js';
+export type {
+  V1Invocation,
+  WorkflowContext,
+  WorkflowDefinition,
+  WorkflowEngine,
+  WorkflowOutput,
+} from './workflows/types.js';
 export type { RetryPolicy } from './queue/job-queue.js';
 export { DocexError, isDocexError } from './core/errors.js';
 export type { ErrorCode, ErrorDetail } from './core/errors.js';

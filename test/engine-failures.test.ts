@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { createMemoryPersistence } from '../src/adapters/persistence/memory-persistence.js';
-import { createEngine, type EngineEvents } from '../src/index.js';
+import { createMemoryFileStore } from '../src/adapters/stores/memory-file-store.js';
+import { DocexError, createEngine, type EngineEvents } from '../src/index.js';
 
 describe('INTERNAL job failures', () => {
   it('keep their cause for the operator and out of the job record', async () => {
@@ -48,6 +49,43 @@ describe('INTERNAL job failures', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]!.jobId).toBe(job.id);
     expect((errors[0]!.error.cause as Error).stack).toContain('frobnicator');
+    await engine.close();
+  });
+});
+
+describe('a store that fails with a plain Error', () => {
+  it('reaches the host as a DocexError INTERNAL with the cause kept, from every method', async () => {
+    const files = createMemoryFileStore();
+    const persistence = createMemoryPersistence();
+    const broken = new Error('connection reset by peer');
+    const engine = createEngine({
+      persistence: {
+        ...persistence,
+        getTokenLayer: () => Promise.reject(broken),
+        listJobs: () => Promise.reject(broken),
+      },
+      files: { ...files, list: () => Promise.reject(broken) },
+    });
+    const { fileId } = await engine.upload(new TextEncoder().encode('%PDF-1.4 not really'), {
+      enforcePageLimit: false,
+    });
+    for (const call of [
+      () => engine.ingest(fileId),
+      () => engine.getTokenLayer(fileId),
+      () => engine.listJobs(),
+      () => engine.listFiles(),
+    ]) {
+      const error: unknown = await call().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(DocexError);
+      expect((error as DocexError).code).toBe('INTERNAL');
+      expect((error as DocexError).message).not.toContain('connection reset');
+      expect((error as DocexError).cause).toBe(broken);
+    }
+    // A DocexError goes through as it is.
+    await expect(engine.getFile('not-an-id')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
     await engine.close();
   });
 });
