@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Every ground-truth JSON of a corpus in the format of shared/corpus/dev (a document beside its `.json`),
+ * Every ground-truth JSON of a corpus in the corpus format of docs/extraction.md (a document beside its `.json`),
  * walked in name order; `index.json` and `split.json` are not ground truths.
  */
 export function readGroundTruthFiles(dir: string): Array<Record<string, unknown>> {

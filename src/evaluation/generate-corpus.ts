@@ -1,9 +1,9 @@
 /**
  * `npm run generate -- <dir> [--seed N] [--templates N] [--per N]`
  *
- * Writes a generated corpus (src/evaluation/generator/documents.ts) in the format of shared/corpus/dev:
+ * Writes a generated corpus (src/evaluation/generator/documents.ts) in the corpus format of docs/extraction.md:
  * `<dir>/generated/<family>-<k>.pdf` beside its ground truth `.json`, each template a family. The same
- * seed writes the same files. `npm run train -- ../shared/corpus/dev <dir>` learns from both;
+ * seed writes the same files. `npm run train -- CORPUS <dir>` learns from both;
  * `npm run eval -- <dir> --cv family` measures on layouts held out.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
  * `npm run eval -- <corpus dir> [--out results.jsonl] [--report report.json] [--cache DIR] [--cv family [--train-with DIR]...] [--split]
  *   [--ocr-engine auto|native|wasm] [--second-reading-below CONFIDENCE]`
  *
- * Runs the engine over a corpus in the format of shared/corpus/dev (each document beside a JSON ground
+ * Runs the engine over a corpus in the corpus format of docs/extraction.md (each document beside a JSON ground
  * truth), writes one result line per document in the format of `docex extract --out`, and prints
  * per-field precision, recall and coverage, accuracy per document type and overall, and the
  * reliability table with the expected calibration error. `--cache` keeps token layers between runs
@@ -15,7 +15,7 @@
  * before and after its first document is reviewed, and the other families with every memory present.
  * `--split` scores svc.split instead on the multi-document files (boundary precision, recall, F1, files
  * split exactly, and extraction on the children beside the same documents alone); `--out` then gets
- * the lines of `docex split`, which ../shared/tools/score_split.py reads.
+ * the lines of `docex split`, which the reference scorer score_split.py reads.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 import { sequenceRatio } from '../core/sequence-ratio.js';
 
 /**
- * The corpus scoring rules of ../shared/tools/score.py, in TypeScript: the same vocabulary mapping, the
+ * The corpus scoring rules of the reference scorer score.py, in TypeScript: the same vocabulary mapping, the
  * same comparisons per kind of value, the same calibration figures. `npm run eval` reports with these
  * and its figures agree with the reference scorer on the same output.
  */

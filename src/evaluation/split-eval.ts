@@ -18,7 +18,7 @@ export interface SplitReport {
   recall: number;
   f1: number;
   exact: number;
-  /** JSON lines in the format of `docex split` (what ../shared/tools/score_split.py reads). */
+  /** JSON lines in the format of `docex split` (what the reference scorer score_split.py reads). */
   lines: string[];
   /** Extraction on the children whose pages match a true segment, and on those documents alone. */
   children: { accuracy: number; fields: number };

@@ -2,7 +2,7 @@
  * `npm run train -- <corpus dir>... [--cache DIR] [--out FILE]`
  *
  * Fits the learned ranking of candidates (src/extraction/ranker.ts) on corpora in the format of
- * shared/corpus/dev: every field's candidates and their generic features are collected from each
+ * the development corpus: every field's candidates and their generic features are collected from each
  * document, labelled right or wrong against its ground truth, and a logistic model is fitted per field
  * with enough documents (src/evaluation/ranker-training.ts). The calibration curves of every field are
  * fitted on out-of-fold evidence (leave one template family out). Deterministic: the same corpora give

@@ -29,7 +29,7 @@ export function curveFor(
   return { key, curve };
 }
 
-// Fitted on shared/corpus/dev (67 documents, 347 predicted values) with `npm run eval -- DIR --fit`;
+// Fitted on the development corpus (67 documents, 347 predicted values) with `npm run eval -- DIR --fit`;
 // keys with fewer than 10 values there (code/ocr, reference/ocr) fall back to their group.
 export const CALIBRATION: CalibrationTable = {
   amount: [

@@ -178,7 +178,7 @@ describe('scoreCorpus', () => {
       ],
     ],
   ]);
-  // The figures below were worked out by hand and agree with ../shared/tools/score.py on the same data.
+  // The figures below were worked out by hand and agree with the reference scorer score.py on the same data.
   const report = scoreCorpus(truths, predictions);
 
   it('counts the scored fields, the right ones and the files without a result', () => {

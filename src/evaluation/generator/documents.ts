@@ -13,7 +13,7 @@ import {
 
 /**
  * Invoices, credit notes and receipts drawn from seeded templates, with their ground truth in the format
- * of shared/corpus/dev. A template is a family: one invented supplier with its layout (where its name
+ * of the development corpus (docs/extraction.md). A template is a family: one invented supplier with its layout (where its name
  * and address stand, the buyer's block, how the reference, dates and totals are labelled and placed,
  * the table's columns, the tax summary, the footer, the fonts, the date and number formats, the
  * language); each document of a template varies the buyer, the numbers, the dates and the items. So a
