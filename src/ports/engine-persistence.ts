@@ -41,7 +41,9 @@ export interface TaskQuery {
  * the accounts, API clients, reviewers and supplier memories.
  * Files themselves live in the FileStore.
  *
- * Contract (checked by test/ports/engine-persistence.contract.ts for every adapter):
+ * Contract (checked by test/ports/engine-persistence.contract.ts for every adapter, and for adapters
+ * with `shared` storage by test/ports/shared-persistence.contract.ts: claims, leases, counts and
+ * change notifications over several handles on one storage):
  * - Everything read is a copy: changing it changes nothing stored.
  * - `insertJob` refuses an id that exists (throws). `updateJob` is a compare-and-set: it writes
  *   the job only when the stored `record.version` equals `expectedVersion`, and says whether it did.
@@ -53,7 +55,9 @@ export interface TaskQuery {
  * - `renewLease` extends the lease of a running job held by `owner` without changing its version.
  * - Token layers, rules and tasks are scoped by account: another account's entry is absent.
  * - `shared` says whether other engine processes may use the same storage at the same time (then a
- *   running job of a vanished process is taken over only when its lease expires).
+ *   running job of a vanished process is taken over only when its lease expires). A shared adapter
+ *   implements `claimNext`, `countJobs` and `subscribe` (PostgreSQL; memory with `{ shared: true }`,
+ *   whose handles several engines of one process share).
  * - `raise` (on `updateJob`, `finishJob`, `insertTask`, `updateTask`): the events the change raises,
  *   written to the webhook outbox in the change's transaction (see WebhookOutbox).
  */
@@ -105,14 +109,24 @@ export interface EnginePersistence
   getClient(clientId: string): Promise<StoredClient | undefined>;
 
   /**
-   * Shared storage only. Claims the oldest job that may run now (queued and due, or running with an
-   * expired lease) for `owner`: one process gets a job, never two (`FOR UPDATE SKIP LOCKED`). Returns
-   * the job as it was and as claimed (`running`, version and attempts bumped, leased to `owner`).
+   * Shared storage only. Claims the oldest job that may run now for `owner`: of the jobs `new` with
+   * `runAfter <= now` and the jobs `running` whose lease ended (`leaseUntil < now`; a lease ending at
+   * `now` still holds), not of an excluded account or queue, the first by `record.created`, then id
+   * (there is no priority). Of concurrent claims, from any process, one gets a job, never two
+   * (PostgreSQL: `FOR UPDATE SKIP LOCKED`). Returns the job as it was and as claimed (`running`,
+   * version and attempts bumped, leased to `owner` until `leaseUntil`, `record.error` cleared), or
+   * undefined when no job may run.
    */
   claimNext?(claim: ClaimRequest): Promise<{ previous: StoredJob; claimed: StoredJob } | undefined>;
-  /** Shared storage only: how many jobs have one of the statuses (the bound of the queue). */
+  /** Shared storage only: how many jobs of every account have one of the statuses (the bound of the queue). */
   countJobs?(statuses: readonly JobStatus[]): Promise<number>;
-  /** Shared storage only: calls `listener` on changes made by any process; resolves to an unsubscribe. */
+  /**
+   * Shared storage only: calls `listener` on changes made by any process through any handle, this one
+   * included, after they are stored: a job inserted, updated, finished or claimed (`kind: 'job'`) and a
+   * task inserted or updated (`kind: 'task'`); a compare-and-set that lost announces nothing. Changes
+   * made after the returned promise resolves are heard. Resolves to an unsubscribe, after which the
+   * listener hears nothing more (call it before closing the persistence).
+   */
   subscribe?(listener: (change: PersistenceChange) => void): Promise<() => Promise<void>>;
 
   close(): Promise<void>;

@@ -1,7 +1,12 @@
 import type { AccountSettings } from '../../core/accounts.js';
-import type { StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
+import type { JobStatus, StoredClient, StoredJob, StoredResult, StoredTask } from '../../core/jobs.js';
 import type { TokenLayer } from '../../core/types.js';
-import type { EnginePersistence, JobQuery } from '../../ports/engine-persistence.js';
+import type {
+  ClaimRequest,
+  EnginePersistence,
+  JobQuery,
+  PersistenceChange,
+} from '../../ports/engine-persistence.js';
 import { byCreatedThenLogin, type StoredReviewer } from '../../ports/reviewer-directory.js';
 import { byRecentUpdate, type SupplierMemory } from '../../ports/supplier-memory-store.js';
 import { NO_USAGE, sumUsage, type UsageDay } from '../../ports/usage-ledger.js';
@@ -38,33 +43,232 @@ function matches(job: StoredJob, query: JobQuery): boolean {
   return true;
 }
 
+/** Job states a job may still be claimed in (shared mode). */
+const UNFINISHED: ReadonlySet<string> = new Set(['new', 'running']);
+
+/** Whether a claim may take the job: due and new, or running under a lease that has ended. */
+function claimable(job: StoredJob, claim: ClaimRequest): boolean {
+  const { status } = job.record;
+  return (
+    ((status === 'new' && job.runAfter <= claim.now) ||
+      (status === 'running' && job.leaseUntil < claim.now)) &&
+    !claim.excludeAccounts.includes(job.accountId) &&
+    !claim.excludeQueues.includes(job.queue)
+  );
+}
+
+export interface MemoryPersistenceOptions {
+  /**
+   * Storage that several engines of this process share, as engine processes share a PostgreSQL
+   * database: `shared: true`, jobs claimed with leases (`claimNext`), the queue bound counted over
+   * every engine (`countJobs`), and every change announced to every handle (`subscribe`). Each engine
+   * takes its own handle (`connect()`). Default false: one engine's storage.
+   */
+  shared?: boolean;
+}
+
+/**
+ * A handle on in-memory storage shared by several engines of one process (never by several
+ * processes). Every handle reads and changes the same jobs, results, tasks and the rest.
+ */
+export interface SharedMemoryPersistence extends EnginePersistence {
+  readonly shared: true;
+  claimNext(claim: ClaimRequest): Promise<{ previous: StoredJob; claimed: StoredJob } | undefined>;
+  countJobs(statuses: readonly JobStatus[]): Promise<number>;
+  subscribe(listener: (change: PersistenceChange) => void): Promise<() => Promise<void>>;
+  /**
+   * Another handle on the same storage, for another engine (as another process would open its own
+   * connection). Closing a handle closes that handle only: the storage lives while a handle on it is
+   * referenced, and `connect()` works on a closed handle too.
+   */
+  connect(): SharedMemoryPersistence;
+}
+
+interface Subscription {
+  listener: (change: PersistenceChange) => void;
+  active: boolean;
+}
+
+/** What every handle on one in-memory storage reads and changes. */
+interface MemoryStore {
+  jobs: Map<string, StoredJob>;
+  /** Ids of jobs `new` or `running` (the ones claims look at). */
+  unfinished: Set<string>;
+  results: Map<string, StoredResult>;
+  layers: Map<string, TokenLayer>;
+  rules: Map<string, unknown>;
+  tasks: Map<string, StoredTask>;
+  accounts: Map<string, AccountSettings>;
+  /** By account and day (`account\u0000day`). */
+  usage: Map<string, UsageDay>;
+  clients: Map<string, StoredClient>;
+  /** By reviewer id; logins are unique over every account. */
+  reviewers: Map<string, StoredReviewer>;
+  /** By account and supplier id. */
+  suppliers: Map<string, SupplierMemory>;
+  webhooks: Map<string, StoredWebhook>;
+  deliveries: Map<string, StoredDelivery>;
+  /** Ids of deliveries still pending (the ones claims look at). */
+  pending: Set<string>;
+  /** Listeners of every handle (shared mode). */
+  subscriptions: Set<Subscription>;
+}
+
+function createStore(): MemoryStore {
+  return {
+    jobs: new Map(),
+    unfinished: new Set(),
+    results: new Map(),
+    layers: new Map(),
+    rules: new Map(),
+    tasks: new Map(),
+    accounts: new Map(),
+    usage: new Map(),
+    clients: new Map(),
+    reviewers: new Map(),
+    suppliers: new Map(),
+    webhooks: new Map(),
+    deliveries: new Map(),
+    pending: new Set(),
+    subscriptions: new Set(),
+  };
+}
+
 /**
  * EnginePersistence in memory: for tests and short-lived embedded use. Nothing survives the process.
  * Values are cloned on the way in and out, as a database would.
+ *
+ * With `{ shared: true }`, a handle on storage that several engines of this one process share
+ * (`connect()` gives each its own handle): a host running several engines in one process, or a test
+ * of scale-out without a database. Each call of a handle changes the storage in one synchronous step,
+ * so it is atomic as a transaction is: of concurrent claims one gets a job, never two. Changes are
+ * announced to subscribers after they are stored, in a later microtask, as PostgreSQL's NOTIFY
+ * reaches listeners after the commit.
  */
-export function createMemoryPersistence(): EnginePersistence {
-  const jobs = new Map<string, StoredJob>();
-  const results = new Map<string, StoredResult>();
-  const layers = new Map<string, TokenLayer>();
-  const rules = new Map<string, unknown>();
-  const tasks = new Map<string, StoredTask>();
-  const accounts = new Map<string, AccountSettings>();
-  /** By account and day (`account\u0000day`). */
-  const usage = new Map<string, UsageDay>();
-  const clients = new Map<string, StoredClient>();
-  /** By reviewer id; logins are unique over every account. */
-  const reviewers = new Map<string, StoredReviewer>();
-  /** By account and supplier id. */
-  const suppliers = new Map<string, SupplierMemory>();
-  const webhooks = new Map<string, StoredWebhook>();
-  const deliveries = new Map<string, StoredDelivery>();
-  /** Ids of deliveries still pending (the ones claims look at). */
-  const pending = new Set<string>();
+export function createMemoryPersistence(options: { shared: true }): SharedMemoryPersistence;
+export function createMemoryPersistence(options?: MemoryPersistenceOptions): EnginePersistence;
+export function createMemoryPersistence(options: MemoryPersistenceOptions = {}): EnginePersistence {
+  const store = createStore();
+  return options.shared === true ? sharedHandle(store) : handleOn(store).persistence;
+}
+
+/** A handle of the shared mode: the port's shared-storage members besides the others. */
+function sharedHandle(store: MemoryStore): SharedMemoryPersistence {
+  const { persistence: handle, open } = handleOn(store);
+  const { jobs, unfinished, subscriptions } = store;
+  /** This handle's listeners: they stop when it closes. */
+  const mine = new Set<Subscription>();
+  const { close } = handle;
+  return {
+    ...handle,
+    shared: true,
+
+    async claimNext(claim) {
+      open();
+      let oldest: StoredJob | undefined;
+      for (const id of unfinished) {
+        const job = jobs.get(id)!;
+        if (claimable(job, claim) && (!oldest || byCreated(job, oldest) < 0)) oldest = job;
+      }
+      if (!oldest) return undefined;
+      const claimed = structuredClone(oldest);
+      claimed.attempts += 1;
+      claimed.leaseOwner = claim.owner;
+      claimed.leaseUntil = claim.leaseUntil;
+      claimed.record.status = 'running';
+      claimed.record.version += 1;
+      delete claimed.record.error;
+      jobs.set(claimed.record.id, claimed);
+      announce(store, jobChange(claimed));
+      // The stored object it replaced is nobody's but the caller's now.
+      return { previous: oldest, claimed: structuredClone(claimed) };
+    },
+
+    async countJobs(statuses) {
+      open();
+      const among = statuses.every((s) => UNFINISHED.has(s)) ? [...unfinished] : [...jobs.keys()];
+      return among.filter((id) => statuses.includes(jobs.get(id)!.record.status)).length;
+    },
+
+    async subscribe(listener) {
+      open();
+      const subscription: Subscription = { listener, active: true };
+      subscriptions.add(subscription);
+      mine.add(subscription);
+      return async () => {
+        subscription.active = false;
+        subscriptions.delete(subscription);
+        mine.delete(subscription);
+      };
+    },
+
+    connect() {
+      return sharedHandle(store);
+    },
+
+    async close() {
+      for (const subscription of mine) {
+        subscription.active = false;
+        subscriptions.delete(subscription);
+      }
+      mine.clear();
+      await close();
+    },
+  };
+}
+
+function jobChange(job: StoredJob): PersistenceChange {
+  return { kind: 'job', accountId: job.accountId, fileId: job.record.file_id };
+}
+
+/**
+ * Tells every listener of the storage about a stored change, each in a microtask of its own after the
+ * change (in the order of the changes); a listener unsubscribed meanwhile hears nothing more. What a
+ * listener throws is dropped, as the PostgreSQL adapter drops it, so one listener cannot stop another.
+ */
+function announce(store: MemoryStore, change: PersistenceChange): void {
+  for (const subscription of store.subscriptions) {
+    queueMicrotask(() => {
+      if (!subscription.active) return;
+      try {
+        subscription.listener({ ...change });
+      } catch {
+        // Dropped: see above.
+      }
+    });
+  }
+}
+
+/** The port's members over the storage (not the shared-storage ones), and the check that it is open. */
+function handleOn(store: MemoryStore): { persistence: EnginePersistence; open: () => void } {
+  const {
+    jobs,
+    unfinished,
+    results,
+    layers,
+    rules,
+    tasks,
+    accounts,
+    usage,
+    clients,
+    reviewers,
+    suppliers,
+    webhooks,
+    deliveries,
+    pending,
+  } = store;
   const key = (accountId: string, id: string): string => `${accountId}\u0000${id}`;
   let closed = false;
 
   function open(): void {
     if (closed) throw new Error('The persistence has been closed.');
+  }
+
+  /** Stores a copy of the job (keeping the ids of unfinished jobs). */
+  function put(job: StoredJob): void {
+    jobs.set(job.record.id, structuredClone(job));
+    if (UNFINISHED.has(job.record.status)) unfinished.add(job.record.id);
+    else unfinished.delete(job.record.id);
   }
 
   /** Stores the deliveries of the events `raise` finds in the file's state after a change. */
@@ -102,17 +306,24 @@ export function createMemoryPersistence(): EnginePersistence {
   function compareAndSet(job: StoredJob, expectedVersion: number): boolean {
     const current = jobs.get(job.record.id);
     if (!current || current.record.version !== expectedVersion) return false;
-    jobs.set(job.record.id, structuredClone(job));
+    put(job);
     return true;
   }
 
-  return {
+  const taskChange = (task: StoredTask): PersistenceChange => ({
+    kind: 'task',
+    accountId: task.accountId,
+    fileId: task.fileId,
+  });
+
+  const persistence: EnginePersistence = {
     shared: false,
 
     async insertJob(job) {
       open();
       if (jobs.has(job.record.id)) throw new Error(`A job with id ${job.record.id} exists.`);
-      jobs.set(job.record.id, structuredClone(job));
+      put(job);
+      announce(store, jobChange(job));
     },
 
     async getJob(jobId) {
@@ -133,6 +344,7 @@ export function createMemoryPersistence(): EnginePersistence {
       open();
       if (!compareAndSet(job, expectedVersion)) return false;
       raiseFor(job.accountId, job.record.file_id, raise, job);
+      announce(store, jobChange(job));
       return true;
     },
 
@@ -141,6 +353,7 @@ export function createMemoryPersistence(): EnginePersistence {
       if (!compareAndSet(job, expectedVersion)) return false;
       if (result && !results.has(result.jobId)) results.set(result.jobId, structuredClone(result));
       raiseFor(job.accountId, job.record.file_id, raise, job);
+      announce(store, jobChange(job));
       return true;
     },
 
@@ -211,6 +424,7 @@ export function createMemoryPersistence(): EnginePersistence {
       if (tasks.has(task.id)) throw new Error(`A task with id ${task.id} exists.`);
       tasks.set(task.id, structuredClone(task));
       raiseFor(task.accountId, task.fileId, raise);
+      announce(store, taskChange(task));
     },
 
     async getTask(accountId, taskId) {
@@ -247,6 +461,7 @@ export function createMemoryPersistence(): EnginePersistence {
         return false;
       tasks.set(task.id, structuredClone(task));
       raiseFor(task.accountId, task.fileId, raise);
+      announce(store, taskChange(task));
       return true;
     },
 
@@ -450,4 +665,5 @@ export function createMemoryPersistence(): EnginePersistence {
       closed = true;
     },
   };
+  return { persistence, open };
 }
