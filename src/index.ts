@@ -4,6 +4,10 @@ export type * from './engine-types.js';
 export type { JobError, JobRecord, JobStatus, StoredJob, StoredResult, StoredTask } from './core/jobs.js';
 export type { EnginePersistence, JobPersistence, JobQuery, TaskQuery } from './ports/engine-persistence.js';
 export { createMemoryPersistence } from './adapters/persistence/memory-persistence.js';
+export type {
+  MemoryPersistenceOptions,
+  SharedMemoryPersistence,
+} from './adapters/persistence/memory-persistence.js';
 export { WEBHOOK_EVENT_TYPES } from './ports/webhook-outbox.js';
 export type {
   DeliveryClaim,
