@@ -95,7 +95,7 @@ async function main(): Promise<void> {
       log(
         `extraction on the children: ${pct(report.children.accuracy)} % of ${report.children.fields} fields; the same documents alone: ${pct(report.originals.accuracy)} %`,
       );
-      log(`split lines in ${values.out} (score with ../shared/tools/score_split.py)`);
+      log(`split lines in ${values.out} (score with the corpus's score_split.py)`);
     } finally {
       await corpus.close();
     }
@@ -251,7 +251,7 @@ async function main(): Promise<void> {
       `\nleave-one-family-out cross-validation: ${folds.size} families held out in turn; the ranking models and`,
     );
     log('calibration curves are fitted without the held-out family. Results with out-of-fold values and');
-    log(`confidences in ${cvOut} (score with ../shared/tools/score.py).`);
+    log(`confidences in ${cvOut} (score with the corpus's score.py).`);
     log('                                 in sample   cross-validated');
     log(`  accuracy                       ${pct(report.accuracy)} %     ${pct(cvReport.accuracy)} %`);
     for (const [k, v] of Object.entries(report.byType))

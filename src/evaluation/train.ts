@@ -118,7 +118,7 @@ async function main(): Promise<void> {
   writeFileSync(values.out, JSON.stringify(model, null, 1) + '\n');
   log(
     `\nmodel written to ${values.out}; cross-validated results of ${first.name} in ${values['cv-out']} ` +
-      '(score with shared/tools/score.py)',
+      "(score with the corpus's score.py)",
   );
 }
 
