@@ -1,6 +1,6 @@
 /**
- * Every flow of the interface (v1 and v2) over a real HTTP server on a loopback port, with a real
- * client: token, upload, invoke, poll, split, validate with review tasks, v1 uploads in every form.
+ * Every flow of the interface (v1 and v2), on the fetch handler called with Requests as a client sends
+ * them: token, upload, invoke, poll, split, validate with review tasks, v1 uploads in every form.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -41,7 +41,7 @@ const INVOICES_2 = [
 ];
 
 async function uploadV2(bytes: Uint8Array, fields: Record<string, string> = {}): Promise<string> {
-  const answer = await call(h.url, '/fileupload/v2/multipart', {
+  const answer = await call(h.handler, '/fileupload/v2/multipart', {
     token: auth,
     body: form('file', bytes, 'invoice.pdf', fields),
   });
@@ -50,7 +50,7 @@ async function uploadV2(bytes: Uint8Array, fields: Record<string, string> = {}):
 }
 
 async function invoke(workflowId: string, inputs: Record<string, unknown>): Promise<Json> {
-  const answer = await call(h.url, `/workflows/${workflowId}/jobs`, { token: auth, json: { inputs } });
+  const answer = await call(h.handler, `/workflows/${workflowId}/jobs`, { token: auth, json: { inputs } });
   expect(answer.status, answer.text).toBe(200);
   return answer.body;
 }
@@ -58,7 +58,7 @@ async function invoke(workflowId: string, inputs: Record<string, unknown>): Prom
 /** The result once FINALISED, by polling the v2 way: each request answers at once. */
 async function poll(fileId: string, query = ''): Promise<Json> {
   return eventually(async () => {
-    const answer = await call(h.url, `/result/final/${fileId}${query}`, { token: auth });
+    const answer = await call(h.handler, `/result/final/${fileId}${query}`, { token: auth });
     expect(answer.status, answer.text).toBe(200);
     if (answer.body.status === 'FINALISED') return answer.body as Json;
     expect(answer.body).toEqual({ fileId, status: 'IN PROGRESS' });
@@ -76,7 +76,7 @@ async function uploadV1(
   fields: Record<string, string | string[]>,
   bytes?: Uint8Array,
 ): Promise<string> {
-  const answer = await call(h.url, path, {
+  const answer = await call(h.handler, path, {
     token: auth,
     body: form('fileToUpload', bytes ?? (await invoicePdf()), 'invoice.pdf', fields),
   });
@@ -93,14 +93,14 @@ describe('token', () => {
     const clientId = 'basic-client';
     const secret = 'basic-client-secret-0123456789';
     await h.engine.createClient(ACCOUNT, { clientId, clientSecret: secret });
-    const answer = await call(h.url, '/oauth2/token', {
+    const answer = await call(h.handler, '/oauth2/token', {
       body: new URLSearchParams({ grant_type: 'client_credentials' }),
       headers: { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
     });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600 });
     expect(answer.headers.get('cache-control')).toBe('no-store');
-    const tasks = await call(h.url, '/tasks', { token: answer.body.access_token as string });
+    const tasks = await call(h.handler, '/tasks', { token: answer.body.access_token as string });
     expect(tasks.status).toBe(200);
   });
 
@@ -108,7 +108,7 @@ describe('token', () => {
     const clientId = 'form-client';
     const secret = 'form-client-secret-0123456789';
     await h.engine.createClient(ACCOUNT, { clientId, clientSecret: secret });
-    const answer = await call(h.url, '/oauth2/token', {
+    const answer = await call(h.handler, '/oauth2/token', {
       body: new URLSearchParams({
         grant_type: 'client_credentials',
         client_id: clientId,
@@ -117,7 +117,7 @@ describe('token', () => {
     });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600 });
-    const tasks = await call(h.url, '/tasks', { token: answer.body.access_token as string });
+    const tasks = await call(h.handler, '/tasks', { token: answer.body.access_token as string });
     expect(tasks.status).toBe(200);
   });
 });
@@ -127,7 +127,7 @@ describe('v2 extract: upload, invoke svc.extract, poll the result', () => {
   let invocation: Json;
 
   beforeAll(async () => {
-    const answer = await call(h.url, '/fileupload/v2/multipart', {
+    const answer = await call(h.handler, '/fileupload/v2/multipart', {
       token: auth,
       body: form('file', await invoicePdf(), 'invoice.pdf'),
     });
@@ -137,7 +137,7 @@ describe('v2 extract: upload, invoke svc.extract, poll the result', () => {
   });
 
   it('answers the upload with the v2 upload record', async () => {
-    const answer = await call(h.url, '/fileupload/v2/multipart', {
+    const answer = await call(h.handler, '/fileupload/v2/multipart', {
       token: auth,
       body: form('file', await invoicePdf(), 'invoice.pdf'),
     });
@@ -239,7 +239,7 @@ describe('v2 extract: upload, invoke svc.extract, poll the result', () => {
 
   it('GET /workflows/jobs/{id} answers {job, message_id} with the current status', async () => {
     await poll(fileId);
-    const answer = await call(h.url, `/workflows/jobs/${invocation.job.id as string}`, { token: auth });
+    const answer = await call(h.handler, `/workflows/jobs/${invocation.job.id as string}`, { token: auth });
     expect(answer.status).toBe(200);
     expect(Object.keys(answer.body).sort()).toEqual(['job', 'message_id']);
     expect(answer.body.message_id).toBe(invocation.message_id);
@@ -260,7 +260,7 @@ describe('v2 extract: upload, invoke svc.extract, poll the result', () => {
       expect(job[key], key).toEqual(invocation.job[key]);
     }
     // An upper-case id names the same job.
-    const upper = await call(h.url, `/workflows/jobs/${(invocation.job.id as string).toUpperCase()}`, {
+    const upper = await call(h.handler, `/workflows/jobs/${(invocation.job.id as string).toUpperCase()}`, {
       token: auth,
     });
     expect(upper.status).toBe(200);
@@ -269,7 +269,7 @@ describe('v2 extract: upload, invoke svc.extract, poll the result', () => {
 
   it('parses an invocation body as JSON whatever its Content-Type says', async () => {
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
-      const answer = await call(h.url, '/workflows/svc.ingest/jobs', {
+      const answer = await call(h.handler, '/workflows/svc.ingest/jobs', {
         token: auth,
         body: JSON.stringify({ inputs: { file_id: fileId } }),
         ...(contentType ? { headers: { 'content-type': contentType } } : {}),
@@ -282,17 +282,17 @@ describe('v2 extract: upload, invoke svc.extract, poll the result', () => {
 
   it('answers the alias /results/{fileId} exactly like /result/final/{fileId}', async () => {
     await poll(fileId);
-    const a = await call(h.url, `/result/final/${fileId}`, { token: auth });
-    const b = await call(h.url, `/results/${fileId}`, { token: auth });
+    const a = await call(h.handler, `/result/final/${fileId}`, { token: auth });
+    const b = await call(h.handler, `/results/${fileId}`, { token: auth });
     expect(b.status).toBe(200);
     expect(b.body).toEqual(a.body);
   });
 
   it('?verbose=true adds properties to the field objects, and only then', async () => {
     await poll(fileId);
-    const plain = fieldsByName((await call(h.url, `/result/final/${fileId}`, { token: auth })).body);
+    const plain = fieldsByName((await call(h.handler, `/result/final/${fileId}`, { token: auth })).body);
     const verbose = fieldsByName(
-      (await call(h.url, `/result/final/${fileId}?verbose=true`, { token: auth })).body,
+      (await call(h.handler, `/result/final/${fileId}?verbose=true`, { token: auth })).body,
     );
     expect(Object.keys(verbose)).toEqual(Object.keys(plain));
     const total = verbose['invoice.total'] as Json;
@@ -306,7 +306,7 @@ describe('v2 extract: upload, invoke svc.extract, poll the result', () => {
         confidence: plain[name].confidence,
       });
     }
-    const notVerbose = await call(h.url, `/result/final/${fileId}?verbose=false`, { token: auth });
+    const notVerbose = await call(h.handler, `/result/final/${fileId}?verbose=false`, { token: auth });
     expect(Object.keys(fieldsByName(notVerbose.body)['invoice.total']).sort()).toEqual([
       'boundingBox',
       'confidence',
@@ -323,7 +323,7 @@ describe('v2 extract: upload, invoke svc.extract, poll the result', () => {
       // svc.ingest then svc.extract: the second waits behind nothing, but the first answer comes at once.
       await invoke('svc.extract', { file_id: id, product_ids: ['invoices:1'] });
       // A wait of the default 30 s here would outlast the test's 20 s.
-      const first = await call(h.url, `/result/final/${id}`, { token: auth });
+      const first = await call(h.handler, `/result/final/${id}`, { token: auth });
       expect(first.status).toBe(200);
       if (first.body.status === 'IN PROGRESS')
         expect(first.body).toEqual({ fileId: id, status: 'IN PROGRESS' });
@@ -352,7 +352,7 @@ describe('v2 split: split, then extract each child', () => {
       expect(child.file_id).not.toBe(parent);
     }
 
-    const verbose = await call(h.url, `/result/final/${parent}?verbose=true`, { token: auth });
+    const verbose = await call(h.handler, `/result/final/${parent}?verbose=true`, { token: auth });
     expect(verbose.body.results.fields[0].children.map((c: Json) => c.pages)).toEqual([
       [1, 1],
       [2, 2],
@@ -378,7 +378,7 @@ describe('v2 split: split, then extract each child', () => {
       expect(byName['invoice.total'].boundingBox.pageNum).toBe(1);
     }
     // The parent's result is still the split.
-    const again = await call(h.url, `/results/${parent}`, { token: auth });
+    const again = await call(h.handler, `/results/${parent}`, { token: auth });
     expect(again.body.results.fields.map((f: Json) => f.name)).toEqual(['components.children']);
     // A child is a file of the account, with its parent and page range kept.
     const record = await h.engine.getFile(children[1].file_id as string, { accountId: ACCOUNT });
@@ -410,14 +410,14 @@ const RULES = {
 
 describe('v2 validate: rules, invoke, review task, corrected result', () => {
   it('runs the whole flow', async () => {
-    const put = await call(h.url, '/workflows/validation_rules/high%20totals', {
+    const put = await call(h.handler, '/workflows/validation_rules/high%20totals', {
       method: 'PUT',
       token: auth,
       json: RULES,
     });
     expect(put.status, put.text).toBe(200);
     expect(put.body).toEqual(RULES);
-    const got = await call(h.url, '/workflows/validation_rules/high%20totals', { token: auth });
+    const got = await call(h.handler, '/workflows/validation_rules/high%20totals', { token: auth });
     expect(got.status).toBe(200);
     expect(got.body).toEqual(RULES);
 
@@ -433,28 +433,28 @@ describe('v2 validate: rules, invoke, review task, corrected result', () => {
       inputs: { file_id: fileId, product_id: 'invoices:2', rules_id: 'high totals' },
     });
 
-    const pending = await call(h.url, `/result/final/${fileId}?timeout=50`, { token: auth });
+    const pending = await call(h.handler, `/result/final/${fileId}?timeout=50`, { token: auth });
     expect(pending.status).toBe(200);
     expect(pending.body).toEqual({ fileId, status: 'IN PROGRESS' });
 
     const task = await eventually(async () => {
-      const list = await call(h.url, `/tasks?fileId=${fileId}&status=open`, { token: auth });
+      const list = await call(h.handler, `/tasks?fileId=${fileId}&status=open`, { token: auth });
       expect(list.status).toBe(200);
       return (list.body.tasks as Json[])[0] as Json | undefined;
     });
     // The job ended; the result stays IN PROGRESS while the task is open.
-    const jobNow = await call(h.url, `/workflows/jobs/${job.job.id as string}`, { token: auth });
+    const jobNow = await call(h.handler, `/workflows/jobs/${job.job.id as string}`, { token: auth });
     expect(jobNow.body.job.status).toBe('succeeded');
     expect(jobNow.body.job.usage).toMatchObject({ checks: 2, tasks: 1 });
-    expect((await call(h.url, `/result/final/${fileId}?timeout=50`, { token: auth })).body).toEqual({
+    expect((await call(h.handler, `/result/final/${fileId}?timeout=50`, { token: auth })).body).toEqual({
       fileId,
       status: 'IN PROGRESS',
     });
 
-    const all = await call(h.url, '/tasks', { token: auth });
+    const all = await call(h.handler, '/tasks', { token: auth });
     expect(Object.keys(all.body)).toEqual(['tasks']);
     expect((all.body.tasks as Json[]).map((t: Json) => t.id)).toContain(task.id);
-    const one = await call(h.url, `/tasks/${task.id as string}`, { token: auth });
+    const one = await call(h.handler, `/tasks/${task.id as string}`, { token: auth });
     expect(one.status).toBe(200);
     expect(one.body).toEqual(task);
     for (const key of [
@@ -485,9 +485,9 @@ describe('v2 validate: rules, invoke, review task, corrected result', () => {
     });
 
     // A result request without timeout waits while the task is open and answers when it is completed.
-    const waiting = call(h.url, `/result/final/${fileId}`, { token: auth });
+    const waiting = call(h.handler, `/result/final/${fileId}`, { token: auth });
     await new Promise((r) => setTimeout(r, 150));
-    const completed = await call(h.url, `/tasks/${task.id as string}/complete`, {
+    const completed = await call(h.handler, `/tasks/${task.id as string}/complete`, {
       token: auth,
       json: { values: { 'svc.invoice.total': '155.5' } },
     });
@@ -520,12 +520,12 @@ describe('v2 validate: rules, invoke, review task, corrected result', () => {
     expect(byName['document.referenceNo'].value).toBe('INV-20931');
     expect(final.body.results.fields.map((f: Json) => f.name)).toEqual(INVOICES_2);
 
-    const completedList = await call(h.url, `/tasks?status=completed&fileId=${fileId}`, { token: auth });
+    const completedList = await call(h.handler, `/tasks?status=completed&fileId=${fileId}`, { token: auth });
     expect((completedList.body.tasks as Json[]).map((t: Json) => t.id)).toEqual([task.id]);
-    const openList = await call(h.url, `/tasks?status=open&fileId=${fileId}`, { token: auth });
+    const openList = await call(h.handler, `/tasks?status=open&fileId=${fileId}`, { token: auth });
     expect(openList.body.tasks).toEqual([]);
 
-    const twice = await call(h.url, `/tasks/${task.id as string}/complete`, {
+    const twice = await call(h.handler, `/tasks/${task.id as string}/complete`, {
       token: auth,
       json: { values: { 'invoice.total': '1.00' } },
     });
@@ -547,14 +547,14 @@ describe('v2 validate: rules, invoke, review task, corrected result', () => {
       schema: true,
     };
     expect(
-      (await call(h.url, '/workflows/validation_rules/tiny', { method: 'PUT', token: auth, json: rules }))
+      (await call(h.handler, '/workflows/validation_rules/tiny', { method: 'PUT', token: auth, json: rules }))
         .status,
     ).toBe(200);
     const fileId = await uploadV2(await invoicePdf());
     await invoke('svc.validate', { file_id: fileId, product_id: 'invoices:1', rules_id: 'tiny' });
     const body = await poll(fileId);
     expect(fieldsByName(body)['invoice.total'].value).toBe('150.00');
-    expect((await call(h.url, `/tasks?fileId=${fileId}`, { token: auth })).body.tasks).toEqual([]);
+    expect((await call(h.handler, `/tasks?fileId=${fileId}`, { token: auth })).body.tasks).toEqual([]);
   });
 });
 
@@ -562,7 +562,7 @@ describe('v1 uploads', () => {
   it('/fileupload and /fileupload/ are the same endpoint; the result waits for the work by default', async () => {
     for (const path of ['/fileupload', '/fileupload/']) {
       const fileId = await uploadV1(path, { products: 'invoices:1' });
-      const answer = await call(h.url, `/result/final/${fileId}`, { token: auth });
+      const answer = await call(h.handler, `/result/final/${fileId}`, { token: auth });
       expect(answer.status).toBe(200);
       expect(answer.body.status).toBe('FINALISED');
       expect(answer.body.results.fields.map((f: Json) => f.name)).toEqual([
@@ -580,7 +580,7 @@ describe('v1 uploads', () => {
       'invoices:1, receipts:1',
     ]) {
       const fileId = await uploadV1('/fileupload', { products });
-      const answer = await result(h.url, auth, fileId, '');
+      const answer = await result(h.handler, auth, fileId, '');
       expect(answer.body.status, JSON.stringify(products)).toBe('FINALISED');
       expect(groupsOf(answer.body), JSON.stringify(products)).toEqual(['document', 'invoice', 'receipt']);
     }
@@ -588,7 +588,7 @@ describe('v1 uploads', () => {
 
   it('takes products[] as the repeated field name too', async () => {
     const fileId = await uploadV1('/fileupload', { 'products[]': ['receipts:1'] });
-    const answer = await result(h.url, auth, fileId, '');
+    const answer = await result(h.handler, auth, fileId, '');
     expect(groupsOf(answer.body)).toEqual(['document', 'receipt']);
   });
 
@@ -599,11 +599,11 @@ describe('v1 uploads', () => {
       'svc.invoice,svc.bank',
     ]) {
       const fileId = await uploadV1('/fileupload/', { fieldSets });
-      const answer = await result(h.url, auth, fileId, '');
+      const answer = await result(h.handler, auth, fileId, '');
       expect(groupsOf(answer.body), JSON.stringify(fieldSets)).toEqual(['invoice', 'bank']);
     }
     const fileId = await uploadV1('/fileupload', { fieldSet: 'svc.invoice' });
-    const answer = await result(h.url, auth, fileId, '');
+    const answer = await result(h.handler, auth, fileId, '');
     expect(answer.body.results.fields.map((f: Json) => f.name)).toEqual(FIELDSET_FIELDS.invoice);
   });
 
@@ -615,14 +615,14 @@ describe('v1 uploads', () => {
       { fieldSets: ['svc.document', 'svc.invoice'] },
       { fieldSet: 'svc.invoice' },
     ]) {
-      const answer = await call(h.url, '/fileupload/json', {
+      const answer = await call(h.handler, '/fileupload/json', {
         token: auth,
         json: { fileToUpload: base64, ...selection },
       });
       expect(answer.status, answer.text).toBe(200);
       expect(Object.keys(answer.body).sort()).toEqual(['fileId', 'status', 'uploadedAt']);
       expect(answer.body.status).toBe('RECEIVED');
-      const res = await result(h.url, auth, answer.body.fileId as string, '');
+      const res = await result(h.handler, auth, answer.body.fileId as string, '');
       expect(res.body.status).toBe('FINALISED');
       expect(fieldsByName(res.body)['invoice.total'].value).toBe('150.00');
     }
@@ -630,7 +630,7 @@ describe('v1 uploads', () => {
 
   it('/fileupload/json parses the body as JSON whatever its Content-Type says, and takes a data: URL', async () => {
     const base64 = Buffer.from(await invoicePdf()).toString('base64');
-    const answer = await call(h.url, '/fileupload/json', {
+    const answer = await call(h.handler, '/fileupload/json', {
       token: auth,
       body: JSON.stringify({
         fileToUpload: `data:application/pdf;base64,${base64}`,
@@ -639,7 +639,7 @@ describe('v1 uploads', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expect(answer.status, answer.text).toBe(200);
-    const res = await result(h.url, auth, answer.body.fileId as string, '');
+    const res = await result(h.handler, auth, answer.body.fileId as string, '');
     expect(fieldsByName(res.body)['invoice.total'].value).toBe('150.00');
   });
 
@@ -656,22 +656,22 @@ describe('v1 uploads', () => {
 
   /** The v1 validation flow after an upload: IN PROGRESS, one task, completed, FINALISED. */
   async function v1Validation(fileId: string): Promise<void> {
-    const pending = await call(h.url, `/result/final/${fileId}?timeout=50`, { token: auth });
+    const pending = await call(h.handler, `/result/final/${fileId}?timeout=50`, { token: auth });
     expect(pending.body).toEqual({ fileId, status: 'IN PROGRESS' });
     const task = await eventually(async () => {
-      const list = await call(h.url, `/tasks?fileId=${fileId}`, { token: auth });
+      const list = await call(h.handler, `/tasks?fileId=${fileId}`, { token: auth });
       return (list.body.tasks as Json[])[0] as Json | undefined;
     });
     expect(task).toMatchObject({ fileId, status: 'open', field_ids: ['svc.invoice.total'], priority: 1 });
     expect(task.note).toMatch(/svc\.invoice\.total/);
-    expect((await call(h.url, `/tasks?fileId=${fileId}`, { token: auth })).body.tasks).toHaveLength(1);
+    expect((await call(h.handler, `/tasks?fileId=${fileId}`, { token: auth })).body.tasks).toHaveLength(1);
 
-    const completed = await call(h.url, `/tasks/${task.id as string}/complete`, {
+    const completed = await call(h.handler, `/tasks/${task.id as string}/complete`, {
       token: auth,
       json: { values: { 'invoice.total': '150.00' } },
     });
     expect(completed.status, completed.text).toBe(200);
-    const final = await result(h.url, auth, fileId, '');
+    const final = await result(h.handler, auth, fileId, '');
     expect(final.body.status).toBe('FINALISED');
     expect(final.body.results.fields.map((f: Json) => f.name)).toEqual([
       ...FIELDSET_FIELDS.document,
@@ -700,7 +700,7 @@ describe('v1 uploads', () => {
 
   it('workflowId=validate with workflowOptions (/fileupload/json, as a string and as an object)', async () => {
     for (const workflowOptions of [JSON.stringify(WORKFLOW_OPTIONS), WORKFLOW_OPTIONS]) {
-      const answer = await call(h.url, '/fileupload/json', {
+      const answer = await call(h.handler, '/fileupload/json', {
         token: auth,
         json: {
           fileToUpload: Buffer.from(await invoicePdf()).toString('base64'),
@@ -717,7 +717,7 @@ describe('v1 uploads', () => {
 
   it("refuses workflowId=validate whose fieldset is not among the upload's, before storing the file", async () => {
     const before = (await h.engine.listFiles({ accountId: ACCOUNT })).length;
-    const answer = await call(h.url, '/fileupload/json', {
+    const answer = await call(h.handler, '/fileupload/json', {
       token: auth,
       json: {
         fileToUpload: Buffer.from(await invoicePdf()).toString('base64'),
@@ -751,7 +751,7 @@ describe('v1 uploads', () => {
     expect((await h.engine.listFiles({ accountId: ACCOUNT, tag: 'batch-7' })).map((f) => f.fileId)).toEqual([
       fileId,
     ]);
-    expect((await result(h.url, auth, fileId, '')).body.status).toBe('FINALISED');
+    expect((await result(h.handler, auth, fileId, '')).body.status).toBe('FINALISED');
   });
 
   // Was a bug (fixed): unknown fields of a multipart v1 upload are kept as one-element lists
@@ -770,7 +770,7 @@ describe('v1 uploads', () => {
   });
 
   it('keeps unknown properties of a /fileupload/json request with the file', async () => {
-    const answer = await call(h.url, '/fileupload/json', {
+    const answer = await call(h.handler, '/fileupload/json', {
       token: auth,
       json: {
         fileToUpload: Buffer.from(await invoicePdf()).toString('base64'),
@@ -833,7 +833,7 @@ describe('how long a result request waits', () => {
   });
 
   async function heldV1Upload(): Promise<string> {
-    const answer = await call(w.url, '/fileupload', {
+    const answer = await call(w.handler, '/fileupload', {
       token: wAuth,
       body: form('fileToUpload', await invoicePdf(), 'a.pdf', {
         products: 'invoices:1',
@@ -862,7 +862,7 @@ describe('how long a result request waits', () => {
   // 30 s) outlasts the test's 20 s and fails it, a capped one (300 ms) ends far within it, busy or not.
   it('caps ?timeout at maxResultWaitMs, and ?timeout=0 answers at once', { timeout: 20_000 }, async () => {
     const fileId = await heldV1Upload();
-    const capped = await call(w.url, `/result/final/${fileId}?timeout=60000`, { token: wAuth });
+    const capped = await call(w.handler, `/result/final/${fileId}?timeout=60000`, { token: wAuth });
     expect(capped.body).toEqual({ fileId, status: 'IN PROGRESS' });
     // ?timeout=0 on a handler that would let it wait a minute: a wait of the v1 default (30 s) would
     // outlast the test.
@@ -886,7 +886,7 @@ describe('how long a result request waits', () => {
   // answer came after 30 s.
   it('bounds a result request without ?timeout by maxResultWaitMs too', { timeout: 20_000 }, async () => {
     const fileId = await heldV1Upload();
-    const answer = await call(w.url, `/result/final/${fileId}`, { token: wAuth });
+    const answer = await call(w.handler, `/result/final/${fileId}`, { token: wAuth });
     expect(answer.body).toEqual({ fileId, status: 'IN PROGRESS' });
   });
 });

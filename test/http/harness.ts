@@ -1,7 +1,8 @@
 /**
- * A real HTTP server on a loopback port for the HTTP tests: an engine, `createFetchHandler` and
- * `createNodeListener` on `node:http` (port 0), plus small clients (global fetch, and `node:http`
- * for bodies fetch will not send: malformed, truncated, slow).
+ * The HTTP tests' harness: an engine behind `createFetchHandler`, called in the process with `Request`s
+ * (test/helpers/request.ts; no socket), and small clients that take either that handler or the URL of
+ * a real server. `listen` puts a handler on `node:http` (port 0) for the tests that need a socket, and
+ * `raw` sends over one what fetch will not send (any headers, bodies cut off).
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,7 @@ import {
 } from '../../src/http/fetch-handler.js';
 import { createEngine, type Engine, type EngineOptions } from '../../src/index.js';
 import { INVOICE_LINES, makeTextPdf, type TextLine } from '../helpers/make-documents.js';
+import { request } from '../helpers/request.js';
 
 /** A parsed JSON answer: the tests read it freely and let the assertions say what is wrong. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -52,36 +54,38 @@ export async function listen(
   };
 }
 
-export interface Harness extends Listening {
+export interface Harness {
   engine: Engine;
+  /** The fetch handler: `call(h.handler, '/tasks', ...)` calls it in the process, without a socket. */
+  handler: FetchHandler;
   /** Creates a client of `accountId` and answers a bearer token for it. */
   login(accountId: string, clientId?: string): Promise<string>;
+  close(): Promise<void>;
 }
 
 export const TOKEN_SECRET = 'docex-http-tests-token-secret-0123456789';
 
-/** An engine (text layer only, no OCR: fast) behind the HTTP surface on a loopback port. */
+/** An engine (text layer only, no OCR: fast) behind the HTTP surface, called in the process. */
 export async function startHarness(
   options: { engine?: EngineOptions; http?: FetchHandlerOptions } = {},
 ): Promise<Harness> {
   const engine = createEngine({ ingest: { ocr: 'never' }, ...options.engine });
   const handler = createFetchHandler(engine, { tokens: { secret: TOKEN_SECRET }, ...options.http });
-  const listening = await listen(handler);
   let clients = 0;
   return {
-    ...listening,
     engine,
+    handler,
     async login(accountId, clientId = `${accountId}-client-${++clients}`) {
       const secret = `${clientId}-secret-0123456789`;
       await engine.createClient(accountId, { clientId, clientSecret: secret });
-      return token(listening.url, clientId, secret);
+      return token(handler, clientId, secret);
     },
-    async close() {
-      await listening.close();
-      await engine.close();
-    },
+    close: () => engine.close(),
   };
 }
+
+/** Where a test's requests go: a fetch handler (called in the process) or a server's URL (over a socket). */
+export type Target = FetchHandler | string;
 
 export interface Answer {
   status: number;
@@ -101,8 +105,8 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** A request with global fetch; the answer's body read and parsed. */
-export async function call(url: string, path: string, options: CallOptions = {}): Promise<Answer> {
+/** A request to the handler (or with global fetch to a URL); the answer's body read and parsed. */
+export async function call(to: Target, path: string, options: CallOptions = {}): Promise<Answer> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body = options.body;
@@ -110,12 +114,13 @@ export async function call(url: string, path: string, options: CallOptions = {})
     body = JSON.stringify(options.json);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(url + path, {
+  const init: RequestInit = {
     method: options.method ?? (body === undefined ? 'GET' : 'POST'),
     headers,
     ...(body !== undefined ? { body } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-  });
+  };
+  const response = typeof to === 'string' ? await fetch(to + path, init) : await request(to, path, init);
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, body: parse(text) };
 }
@@ -129,8 +134,8 @@ function parse(text: string): Json {
 }
 
 /** An access token by HTTP Basic client authentication. */
-export async function token(url: string, clientId: string, secret: string): Promise<string> {
-  const answer = await call(url, '/oauth2/token', {
+export async function token(to: Target, clientId: string, secret: string): Promise<string> {
+  const answer = await call(to, '/oauth2/token', {
     body: new URLSearchParams({ grant_type: 'client_credentials' }),
     headers: { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
   });
@@ -189,7 +194,7 @@ export interface RawAnswer {
   body: Json;
 }
 
-/** A request with node:http, body sent as given (any headers, any bytes). */
+/** A request with node:http to a server, body sent as given (any headers, any bytes). */
 export function raw(
   url: string,
   path: string,
@@ -213,12 +218,12 @@ export function raw(
 
 /** A result, waiting for pending work up to `timeoutMs` (`?timeout=`). */
 export async function result(
-  url: string,
+  to: Target,
   token: string,
   fileId: string,
   query = 'timeout=20000',
 ): Promise<Answer> {
-  return call(url, `/result/final/${fileId}${query ? `?${query}` : ''}`, { token });
+  return call(to, `/result/final/${fileId}${query ? `?${query}` : ''}`, { token });
 }
 
 /** Polls until `check` gives a value (at most `ms`). */

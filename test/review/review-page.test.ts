@@ -6,9 +6,16 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeListener } from '../../src/adapters/http/node-listener.js';
-import { createEngine, createFetchHandler, type Engine, type FieldResult } from '../../src/index.js';
+import {
+  createEngine,
+  createFetchHandler,
+  type Engine,
+  type FetchHandler,
+  type FieldResult,
+} from '../../src/index.js';
 import type { TableValue } from '../../src/extraction/types.js';
 import { INVOICE_LINES, makeTextPdf } from '../helpers/make-documents.js';
+import { request } from '../helpers/request.js';
 import { totalAbove100 } from '../helpers/rules.js';
 import { whenJob } from '../helpers/when-job.js';
 
@@ -31,6 +38,7 @@ if (!hasChromium)
 
 describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
   let engine: Engine;
+  let handler: FetchHandler;
   let server: Server;
   let browser: Browser;
   let origin: string;
@@ -66,7 +74,7 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     // The task exists once the validation job has run (its end is awaited, not a time).
     await whenJob(engine, job.id, ['succeeded'], 'acme');
     expect(await engine.listTasks({ accountId: 'acme' })).toHaveLength(1);
-    const handler = createFetchHandler(engine, {
+    handler = createFetchHandler(engine, {
       tokens: { secret: 'a-test-secret-of-at-least-32-bytes!!' },
     });
     server = createServer(createNodeListener(handler));
@@ -439,11 +447,12 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     await admin.close();
   }, 120_000);
 
+  // The page's API without the browser: the handler called with Requests.
   it('keeps the API behind the session cookie and the CSRF token', async () => {
-    const anonymous = await fetch(`${origin}/review/api/tasks`);
+    const anonymous = await request(handler, '/review/api/tasks');
     expect(anonymous.status).toBe(401);
     // API clients do not sign in to the page.
-    const asClient = await fetch(`${origin}/review/api/login`, {
+    const asClient = await request(handler, '/review/api/login', {
       method: 'POST',
       body: JSON.stringify(client),
     });
@@ -451,7 +460,7 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     expect(((await asClient.json()) as { error: { message: string } }).error.message).toContain(
       'API clients do not sign in here',
     );
-    const login = await fetch(`${origin}/review/api/login`, {
+    const login = await request(handler, '/review/api/login', {
       method: 'POST',
       body: JSON.stringify({ login: ada.login, password: ada.password }),
     });
@@ -464,28 +473,28 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     const body = (await login.json()) as { csrfToken: string; reviewer: Record<string, unknown> };
     expect(body.reviewer).toEqual({ reviewerId: adaId, login: ada.login, name: ada.name, role: 'admin' });
     const { csrfToken } = body;
-    const listed = await fetch(`${origin}/review/api/tasks`, { headers: { cookie: session } });
+    const listed = await request(handler, '/review/api/tasks', { headers: { cookie: session } });
     expect(listed.status).toBe(200);
     // A change without the CSRF token is refused even with the cookie (reviewers are changes too).
-    const forged = await fetch(`${origin}/review/api/logout`, {
+    const forged = await request(handler, '/review/api/logout', {
       method: 'POST',
       headers: { cookie: session },
     });
     expect(forged.status).toBe(401);
-    const forgedAdd = await fetch(`${origin}/review/api/reviewers`, {
+    const forgedAdd = await request(handler, '/review/api/reviewers', {
       method: 'POST',
       headers: { cookie: session },
       body: JSON.stringify({ login: 'mallory', name: 'M', password: 'mallory-password-1' }),
     });
     expect(forgedAdd.status).toBe(401);
     expect((await engine.listReviewers({ accountId: 'acme' })).map((r) => r.login)).not.toContain('mallory');
-    const out = await fetch(`${origin}/review/api/logout`, {
+    const out = await request(handler, '/review/api/logout', {
       method: 'POST',
       headers: { cookie: session, 'x-csrf-token': csrfToken },
     });
     expect(out.status).toBe(200);
     // The page itself is served with a strict content security policy and no third-party resource.
-    const html = await fetch(`${origin}/review/`);
+    const html = await request(handler, '/review/');
     expect(html.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(await html.text()).not.toMatch(/https?:\/\//);
   });
