@@ -137,6 +137,12 @@ describe('the architecture', () => {
       ...folders('src/adapters').filter((name) => !new RegExp(`^\\s+${name}/\\s`, 'm').test(map)),
     ];
     expect(missing).toEqual([]);
+    // Folders deeper down are named in their parent's line (`finders/`, `routes/`).
+    const nested = fs
+      .readdirSync(path.join(ROOT, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== 'adapters')
+      .flatMap((e) => folders(`src/${e.name}`).map((name) => `${e.name}/${name}`));
+    expect(nested.filter((p) => !map.includes(`${p.split('/')[1]}/`))).toEqual([]);
   });
 
   it('cites no file outside the repository in its sources and docs', () => {
