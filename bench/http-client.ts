@@ -1,5 +1,5 @@
 /**
- * The HTTP benchmark's client (section 6 of bench/run.ts), in a process of its own so that its work
+ * The HTTP benchmark's client (bench/sections/http.ts), in a process of its own so that its work
  * does not share the server's event loop (on a small machine the two still share the CPU cores; both
  * processes' CPU time is reported). node:http requests on keep-alive agents, one agent per server
  * port, as many sockets as the run's concurrency.
@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { runLoad, runUploads, type ClientMessage, type ClientTask } from './lib/http.js';
+import { runLoad, runUploads, type ClientMessage, type ClientTask } from './lib/http-load.js';
 
 function send(message: ClientMessage): void {
   if (!process.send) throw new Error('bench/http-client.ts must be started by bench/run.ts (IPC channel).');

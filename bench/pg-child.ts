@@ -1,5 +1,5 @@
 /**
- * One engine process of the PostgreSQL scale-out benchmark (bench/lib/pg.ts), forked by bench/run.ts
+ * One engine process of the PostgreSQL scale-out benchmark (bench/sections/pg.ts), forked by it
  * with one argument, the JSON of a PgChildConfig: an engine on PostgreSQL (shared by every worker of
  * a case) or on SQLite (one process alone), with the no-op workflow and `jobs: { concurrency }`.
  * Protocol over the IPC channel: child `ready` -> parent `go` (a round: invoke `count` no-op jobs,
@@ -12,7 +12,7 @@
 import { createPostgresPersistence } from '../src/adapters/persistence/postgres-persistence.js';
 import { createSqlitePersistence } from '../src/adapters/persistence/sqlite-persistence.js';
 import { createEngine } from '../src/index.js';
-import { NOOP_WORKFLOW_ID, noopWorkflow } from './lib/queue.js';
+import { NOOP_WORKFLOW_ID, noopWorkflow } from './lib/noop-jobs.js';
 
 export type PgChildConfig =
   | { kind: 'postgres'; url: string; schema: string; concurrency: number; maxConnections: number }

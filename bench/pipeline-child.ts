@@ -1,6 +1,7 @@
 /**
- * Full-pipeline OCR ingestion of one scanned PDF, run by bench/run.ts in a fresh process so that its
- * memory figures are those of a host doing only this (not of the benchmark's earlier stages).
+ * Full-pipeline OCR ingestion of one scanned PDF, run by bench/sections/pipeline.ts in a fresh process
+ * so that its memory figures are those of a host doing only this (not of the benchmark's earlier
+ * stages).
  * Protocol over the IPC channel: child `ready` -> parent `go` -> child `done` (or `failed`).
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The hostile corpus (bench/lib/hostile-pdfs.ts) through the library: every kind ends with a clear error
+ * The hostile corpus (support/hostile-pdfs.ts) through the library: every kind ends with a clear error
  * or a result, memory stays bounded, and other documents are read meanwhile.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import {
   manyImages,
   manyWords,
   nestedSaves,
-} from '../bench/lib/hostile-pdfs.js';
+} from '../support/hostile-pdfs.js';
 import { createEngine, type Engine } from '../src/index.js';
 import { INVOICE_LINES, makeTextPdf } from './helpers/make-documents.js';
 

@@ -1,9 +1,12 @@
+/**
+ * The born-digital invoices of sections text, ocr, pipeline and http: seeded, so every run benchmarks
+ * the same documents, with the words printed on each page.
+ */
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 
 import { mulberry32 } from '../../src/core/random.js';
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run benchmarks the same documents. */
-export const seededRandom = mulberry32;
+import type { GreyImage } from '../../src/ports/image-backend.js';
+import type { PdfReader } from '../../src/ports/pdf-reader.js';
 
 const COMPANIES = [
   'Northwind Traders Ltd',
@@ -169,7 +172,8 @@ export interface GeneratedPdf {
 
 /** A born-digital invoice PDF (text layer, Helvetica) of `pageCount` US Letter pages. */
 export async function makeInvoicePdf(docNo: number, pageCount: number): Promise<GeneratedPdf> {
-  const rand = seededRandom(1000 + docNo);
+  // Seeded, so every run benchmarks the same documents.
+  const rand = mulberry32(1000 + docNo);
   const pdf = await PDFDocument.create();
   pdf.setTitle(`Invoice ${docNo}`);
   pdf.setCreationDate(new Date(Date.UTC(2024, 0, 1)));
@@ -202,4 +206,39 @@ export async function makeScannedPdf(pngs: Uint8Array[]): Promise<Uint8Array> {
     page.drawImage(image, { x: 0, y: 0, width: PAGE_WIDTH, height: PAGE_HEIGHT });
   }
   return pdf.save();
+}
+
+/** Pages of each invoice of sections text, ocr and pipeline. */
+export const INVOICE_PAGES = 3;
+/** Measured invoices of sections text, ocr and pipeline (a warm-up one comes first). */
+export const MEASURED_INVOICES = 20;
+
+/** The invoices of sections text, ocr and pipeline: doc 0 is the warm-up, docs 1..20 are measured. */
+export function makeBenchInvoices(): Promise<GeneratedPdf[]> {
+  return Promise.all(
+    Array.from({ length: MEASURED_INVOICES + 1 }, (_, i) => makeInvoicePdf(i, INVOICE_PAGES)),
+  );
+}
+
+/** Resolution of the page images of sections ocr and pipeline. */
+export const SCAN_DPI = 300;
+const MAX_PIXELS = 40_000_000;
+
+/** Pages of a PDF rendered at SCAN_DPI, greyscale, as a scanner would see them. */
+export async function renderPages(
+  reader: PdfReader,
+  bytes: Uint8Array,
+  pageNums: number[],
+): Promise<GreyImage[]> {
+  const doc = await reader.open(bytes);
+  try {
+    const images: GreyImage[] = [];
+    for (const n of pageNums) {
+      const page = await doc.page(n);
+      images.push((await page.render({ dpi: SCAN_DPI, maxPixels: MAX_PIXELS })).image);
+    }
+    return images;
+  } finally {
+    await doc.close();
+  }
 }

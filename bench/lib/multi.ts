@@ -1,16 +1,15 @@
 /**
- * Files of several invoices one after another, for the split and batch benchmarks (sections 7 and 9 of
- * bench/run.ts). Each invoice is drawn by multi-draw.ts, as the split tests' generator
+ * Files of several invoices one after another, for the split, batch and logos benchmarks.
+ * Each invoice is drawn by support/multi-draw.ts, as the split tests' generator
  * (test/helpers/make-multi.ts) draws it, so a seed draws the same documents; this file adds what the
  * bench needs: any number of documents (the tests cap it at 20), no blank separators, and scans encoded
- * here (sharp, else jimp) rather than with the tests' canvas helper. bench is compiled with
- * tsconfig.bench.json (src and bench only), so it cannot import from test/.
+ * here (sharp, else jimp) rather than with the tests' canvas helper.
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createPdfjsReader } from '../../src/adapters/pdf/pdfjs-reader.js';
 import type { GreyImage } from '../../src/ports/image-backend.js';
-import { SUPPLIERS, seeded } from './multi-data.js';
-import { drawDocument, type DrawnPage as TextPage, MARK_STYLES } from './multi-draw.js';
+import { SUPPLIERS, seeded } from '../../support/multi-data.js';
+import { drawDocument, type DrawnPage as TextPage, MARK_STYLES } from '../../support/multi-draw.js';
 
 const A4 = { width: 595, height: 842 };
 

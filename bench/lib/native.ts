@@ -1,4 +1,7 @@
+/** Native tools as baselines: whether they run, their versions, and running them in a pool of processes. */
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 
 export const INSTALL_HINT = 'apt-get install poppler-utils tesseract-ocr';
 
@@ -63,4 +66,18 @@ export async function runPool(tasks: Array<() => Promise<void>>, slots: number):
     }
   };
   await Promise.all(Array.from({ length: Math.min(slots, tasks.length) }, lane));
+}
+
+/** pdftotext -bbox-layout over every file, one process per file, `slots` at a time; seconds. */
+export async function pdftotextFolder(files: string[], outDir: string, slots: number): Promise<number> {
+  await mkdir(outDir, { recursive: true });
+  const start = performance.now();
+  await runPool(
+    files.map(
+      (file, i) => () =>
+        run('pdftotext', ['-bbox-layout', file, path.join(outDir, `${String(i).padStart(4, '0')}.html`)]),
+    ),
+    slots,
+  );
+  return (performance.now() - start) / 1000;
 }

@@ -1,3 +1,5 @@
+/** Printing the figures: numbers, tables, n/a with a reason, and the share of printed words read. */
+
 /** A plain text table: columns padded to their widest cell, numbers right-aligned. */
 export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -36,4 +38,14 @@ export function wordRecall(expected: string[], found: string[]): number {
 
 export function splitWords(text: string): string[] {
   return text.split(/\s+/).filter((w) => w !== '');
+}
+
+/** A figure that could not be measured, and why. */
+export const na = (reason: string): string => `n/a (${reason})`;
+
+export const yesNo = (ok: boolean): string => (ok ? 'yes' : 'NO');
+
+/** A ratio far below 1 with two significant digits (fmt would round 0.0004 to 0.000). */
+export function small(ratio: number): string {
+  return ratio > 0 && ratio < 0.1 ? ratio.toPrecision(2) : fmt(ratio);
 }

@@ -1,5 +1,5 @@
 /**
- * Composites of scanned receipts and invoices (section 7 of bench/run.ts): files of 2 to 10 generated
+ * Composites of scanned receipts and invoices (section split): files of 2 to 10 generated
  * documents, every page a scan (src/evaluation/generator/scanned-composites.ts), split by svc.split;
  * how many files came out exactly as their true documents, and the pages read a second.
  */

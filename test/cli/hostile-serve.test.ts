@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flateContentBomb, jpegHeaderBomb, manyImages, nestedSaves } from '../../bench/lib/hostile-pdfs.js';
+import { flateContentBomb, jpegHeaderBomb, manyImages, nestedSaves } from '../../support/hostile-pdfs.js';
 import { call, form, token, type Json } from '../http/harness.js';
 import { exited, invoicePdf, listeningUrl, spawnCli } from './cli-helpers.js';
 

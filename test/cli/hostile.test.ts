@@ -14,7 +14,7 @@ import {
   jpegHeaderBomb,
   longString,
   manyImages,
-} from '../../bench/lib/hostile-pdfs.js';
+} from '../../support/hostile-pdfs.js';
 import { exited, invoicePdf, parseLines, peakRssMb, spawnCli } from './cli-helpers.js';
 
 /** The codes of a file that needs too much memory: memory's, or time's when a busy machine gets there first. */

@@ -14,7 +14,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
-import { startS3Server, S3_CREDENTIALS, type S3Server } from '../../bench/lib/throwaway-s3.js';
+import { startS3Server, S3_CREDENTIALS, type S3Server } from '../../support/throwaway-s3.js';
 import { call, form, token } from '../http/harness.js';
 import { exited, invoicePdf, listeningUrl, REPO, spawnCli } from './cli-helpers.js';
 

@@ -8,6 +8,7 @@ import type { Token, TokenLayer } from '../../src/core/types.js';
 import { findLabels, type LabelHit } from '../../src/extraction/label-search.js';
 import { LABELS, type LabelSet } from '../../src/extraction/labels.js';
 import { createView, keyOf, type DocumentView, type Row } from '../../src/extraction/view.js';
+import { mulberry32 as random } from '../helpers/random.js';
 
 interface Phrase {
   words: string[];
@@ -113,17 +114,6 @@ function referenceLabels(view: DocumentView, set: LabelSet): LabelHit[] {
     }
   }
   return hits;
-}
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzäé';

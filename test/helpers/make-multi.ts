@@ -5,8 +5,8 @@
  * back where each document truly starts and ends, for the split tests to compare with.
  */
 import { encodeImage, makeImagePdf, makeTextPdf, renderPdfPage, type TextPage } from './make-documents.js';
-import { type Random, SUPPLIERS, type Supplier, seeded } from '../../bench/lib/multi-data.js';
-import { drawDocument, type DrawnDocument, MARK_STYLES, type MarkStyle } from '../../bench/lib/multi-draw.js';
+import { type Random, SUPPLIERS, type Supplier, seeded } from '../../support/multi-data.js';
+import { drawDocument, type DrawnDocument, MARK_STYLES, type MarkStyle } from '../../support/multi-draw.js';
 
 export { seeded, SUPPLIERS, type MarkStyle, type Random, type Supplier };
 

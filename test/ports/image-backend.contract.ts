@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DocexError } from '../../src/core/errors.js';
 import type { GreyImage, ImageBackend } from '../../src/ports/image-backend.js';
+import { mulberry32 as seededRandom } from '../helpers/random.js';
 
 /**
  * The ImageBackend contract (src/ports/image-backend.ts) as tests. Every adapter's test file calls
@@ -173,17 +174,6 @@ function pixel(image: GreyImage, x: number, y: number): number {
 
 function cloneImage(image: GreyImage): GreyImage {
   return { width: image.width, height: image.height, data: image.data.slice() };
-}
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Awaits a promise that must reject, and returns what it rejected with. */

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startPostgres } from '../../bench/lib/throwaway-postgres.js';
+import { startPostgres } from '../../support/throwaway-postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -8,7 +8,7 @@ import {
   jpegDeclaring,
   jpegHeaderBomb,
   writePdf,
-} from '../../../bench/lib/hostile-pdfs.js';
+} from '../../../support/hostile-pdfs.js';
 import {
   encodeImage,
   makeEncryptedPdf,

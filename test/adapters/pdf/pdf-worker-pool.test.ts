@@ -8,7 +8,7 @@ import {
   longString,
   manyImages,
   nestedSaves,
-} from '../../../bench/lib/hostile-pdfs.js';
+} from '../../../support/hostile-pdfs.js';
 import { pdfPageCopierContract } from '../../ports/pdf-page-copier.contract.js';
 import { pdfReaderContract } from '../../ports/pdf-reader.contract.js';
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createS3FileStore } from '../../../src/adapters/stores/s3-file-store.js';
 import { DocexError } from '../../../src/core/errors.js';
-import { startS3Server, type S3Server } from '../../../bench/lib/throwaway-s3.js';
+import { startS3Server, type S3Server } from '../../../support/throwaway-s3.js';
 import { describeFileStoreContract, makeRecord } from '../../ports/file-store.contract.js';
 
 let s3: S3Server;

@@ -1,5 +1,5 @@
 /**
- * Section `extract`: extractFields on token layers already read (warm), the learned ranking against the
+ * Section `extract` (11): extractFields on token layers already read (warm), the learned ranking against the
  * finders' own order (what extraction cost before the ranking): milliseconds a page. The documents are
  * the generated corpus's (src/evaluation/generator), born-digital invoices and receipts of many layouts.
  */
@@ -10,6 +10,9 @@ import { productFor } from '../../src/evaluation/scoring.js';
 import { extractFields } from '../../src/extraction/extract.js';
 import type { TokenLayer } from '../../src/core/types.js';
 import type { FieldDefinition } from '../../src/products/types.js';
+import { fmt, yesNo } from '../lib/report.js';
+import type { SectionContext } from '../lib/section.js';
+import type { SummaryRow } from '../lib/summary-row.js';
 
 export interface ExtractBench {
   documents: number;
@@ -18,7 +21,7 @@ export interface ExtractBench {
   learnedMsPerPage: number;
 }
 
-export async function benchExtract(log: (text: string) => void): Promise<ExtractBench> {
+export async function benchExtract({ log }: SectionContext): Promise<ExtractBench> {
   log('\n== 11. Extraction on token layers (warm), 60 generated documents ==');
   const engine = createEngine({ ingest: { ocr: 'never' } });
   const docs: Array<{ layer: TokenLayer; fields: FieldDefinition[] }> = [];
@@ -51,4 +54,17 @@ export async function benchExtract(log: (text: string) => void): Promise<Extract
   log(`   finders' own order (before the learned ranking): ${finders.toFixed(2)} ms a page`);
   log(`   learned ranking (shipped model, broad candidates, features): ${learned.toFixed(2)} ms a page`);
   return { documents: docs.length, pages, findersMsPerPage: finders, learnedMsPerPage: learned };
+}
+
+export function extractSummaryRows(extract: ExtractBench): SummaryRow[] {
+  return [
+    {
+      metric: `Extraction on token layers, ms a page warm (${extract.pages} generated pages; baseline: the finders' own order)`,
+      docex: fmt(extract.learnedMsPerPage),
+      baseline: fmt(extract.findersMsPerPage),
+      ratio: fmt(extract.learnedMsPerPage / extract.findersMsPerPage),
+      target: '< 10 ms',
+      met: yesNo(extract.learnedMsPerPage < 10),
+    },
+  ];
 }

@@ -1,5 +1,5 @@
 /**
- * Webhooks (section 13 of bench/run.ts), on the embedded durable default (SQLite):
+ * Section `webhooks` (13), on the embedded durable default (SQLite):
  * - what the outbox costs the queue: jobs finished per second (a workflow that does nothing, one file
  *   each) with no subscription, then with one subscription to `file.finalised` whose deliveries are
  *   written in each job's finishing transaction and sent to a loopback receiver;
@@ -16,7 +16,8 @@ import path from 'node:path';
 import { createSqlitePersistence } from '../../src/adapters/persistence/sqlite-persistence.js';
 import { createEngine } from '../../src/index.js';
 import { DEFAULT_DISPATCH } from '../../src/webhooks/dispatcher.js';
-import type { SummaryRow } from './summary-row.js';
+import type { SectionContext } from '../lib/section.js';
+import type { SummaryRow } from '../lib/summary-row.js';
 
 const JOBS = 1000;
 /** The dispatcher's default per subscription (DEFAULT_DISPATCH.perWebhook). */
@@ -146,7 +147,7 @@ async function plainPosts(url: string, body: string): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-export async function benchWebhooks(tmp: string, log: (line: string) => void): Promise<WebhookSection> {
+export async function benchWebhooks({ tmp, log }: SectionContext): Promise<WebhookSection> {
   log('\n== 13. Webhooks (SQLite outbox, loopback receiver) ==');
   const dir = await mkdtemp(path.join(tmp, 'webhooks-'));
   const receiver = await startReceiver();
@@ -183,7 +184,7 @@ export async function benchWebhooks(tmp: string, log: (line: string) => void): P
   }
 }
 
-export function webhookSummaryRows(section: WebhookSection): SummaryRow[] {
+export function webhooksSummaryRows(section: WebhookSection): SummaryRow[] {
   const cost = section.jobsPerSecondWith / section.jobsPerSecondWithout;
   const send = section.deliveriesPerSecond / section.postsPerSecond;
   return [

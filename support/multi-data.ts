@@ -1,30 +1,18 @@
 /**
- * What the generated multi-document files are made of: a seeded random generator, invented suppliers,
- * line items, labels by language. Shared by the split tests (test/helpers/make-multi.ts) and the split
- * benchmark (bench/lib/multi.ts), so both draw the same documents from the same seed. It lives under
- * bench/ because the bench compiles only src/ and bench/; the tests read it from here.
+ * What the generated multi-document files are made of: invented suppliers, line items, labels by
+ * language, and the seeded generator that draws them. Shared by the split tests
+ * (test/helpers/make-multi.ts) and the split benchmark (bench/lib/multi.ts), so both draw the same
+ * documents from the same seed.
  */
 
-import { mulberry32 } from '../../src/core/random.js';
+import { draw, type Draw } from '../src/core/random.js';
 
-/** A small seeded generator (mulberry32): the same seed draws the same numbers. */
-export interface Random {
-  /** In [0, 1). */
-  next(): number;
-  /** An integer in [min, max]. */
-  int(min: number, max: number): number;
-  pick<T>(items: readonly T[]): T;
-  chance(p: number): boolean;
-}
+/** A small seeded generator (src/core/random.ts): the same seed draws the same numbers. */
+export type Random = Draw;
 
+/** The generator of a seed (0 and other seeds that are 0 as a 32-bit integer draw as 0x9e3779b9). */
 export function seeded(seed: number): Random {
-  const next = mulberry32(seed >>> 0 || 0x9e3779b9);
-  return {
-    next,
-    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
-    pick: (items) => items[Math.floor(next() * items.length)]!,
-    chance: (p) => next() < p,
-  };
+  return draw(seed >>> 0 || 0x9e3779b9);
 }
 
 export type Language = 'en' | 'de' | 'fr';

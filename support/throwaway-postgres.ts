@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * A PostgreSQL server for the tests (test/setup/postgres.ts) and the benchmark (bench/lib/pg.ts):
- * DOCEX_PG_URL when set, otherwise a throwaway cluster started from Debian's binaries (as the
- * `postgres` user when we are root) and removed by `stop`.
+ * A PostgreSQL server for the tests (test/setup/postgres.ts) and the benchmark (bench/sections/pg.ts,
+ * bench/sections/scale.ts): DOCEX_PG_URL when set, otherwise a throwaway cluster started from Debian's
+ * binaries (as the `postgres` user when we are root) and removed by `stop`.
  */
 export interface PgServer {
   url: string;

@@ -1,3 +1,7 @@
+/**
+ * The validation rules benchmark's rule set (section rules): 50 checks over the fields of invoices:2,
+ * the predictions they run on, the same checks as a hand-written function, and readPath in parts.
+ */
 import { JSONPath } from 'jsonpath-plus';
 import { evaluate } from '../../src/conditions/evaluate.js';
 import { looksLikePath, parsePath, readPath, type ParsedPath } from '../../src/conditions/paths.js';
@@ -10,7 +14,7 @@ import type {
   Variables,
 } from '../../src/conditions/types.js';
 import { createCatalogue } from '../../src/products/catalogue.js';
-import { seededRandom } from './invoice.js';
+import { mulberry32 } from '../../src/core/random.js';
 
 /** The product whose fields the rule set checks. */
 export const RULES_PRODUCT = 'invoices:2';
@@ -260,7 +264,7 @@ const SUPPLIERS = [
 export function makePredictions(fieldIds: readonly string[], count: number): Variables[] {
   const docs: Variables[] = [];
   for (let d = 0; d < count; d++) {
-    const rand = seededRandom(7919 + d * 104729);
+    const rand = mulberry32(7919 + d * 104729);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
     const money = (n: number): string => n.toFixed(2);
     const date = (year: number, month: number, day: number): string =>
@@ -503,50 +507,3 @@ export const pathParts = {
     return parsed.property ? prediction?.[parsed.property] : prediction;
   },
 };
-
-// ---------------------------------------------------------------------------------------------------
-// Timing
-
-export interface Rate {
-  /** Work calls per second in the median round. */
-  perSecond: number;
-  /** Calls per round and the median round's duration. */
-  iterations: number;
-  seconds: number;
-  /** Calls per second of every round, in order. */
-  rounds: number[];
-}
-
-/** Kept so no call's result is dead code. */
-export let sink = 0;
-
-/**
- * Calls per second of a synchronous `work(i)`: a warm-up of about `warmupSeconds` (which also sizes the
- * rounds), then `rounds` rounds of about `roundSeconds` each; the median round counts.
- */
-export function measureRate(
-  work: (i: number) => number,
-  { roundSeconds = 0.3, rounds = 5, warmupSeconds = 0.3 } = {},
-): Rate {
-  let calls = 0;
-  let batch = 16;
-  const warmStart = performance.now();
-  while (performance.now() - warmStart < warmupSeconds * 1000) {
-    for (let i = 0; i < batch; i++) sink += work(calls++);
-    batch = Math.min(batch * 2, 1 << 20);
-  }
-  // Size from the second half of the warm-up, when the code is optimised.
-  const half = Math.floor(calls / 2);
-  const start = performance.now();
-  for (let i = 0; i < half; i++) sink += work(i);
-  const perCallMs = (performance.now() - start) / Math.max(1, half);
-  const iterations = Math.max(1, Math.round((roundSeconds * 1000) / Math.max(perCallMs, 1e-6)));
-  const times: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const t0 = performance.now();
-    for (let i = 0; i < iterations; i++) sink += work(i);
-    times.push((performance.now() - t0) / 1000);
-  }
-  const seconds = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
-  return { perSecond: iterations / seconds, iterations, seconds, rounds: times.map((s) => iterations / s) };
-}

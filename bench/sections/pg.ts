@@ -1,19 +1,22 @@
 /**
- * PostgreSQL scale-out: no-op jobs/s with 1, 2 and 3 engine processes sharing one PostgreSQL database,
- * beside the same jobs with SQLite in one process. The server is DOCEX_PG_URL when set, otherwise a
- * throwaway cluster started here from the Debian binaries (bench/lib/throwaway-postgres.ts, shared with the tests), stopped at
- * the end; when neither is possible the figures are n/a with the reason.
+ * Section `pg` (8): PostgreSQL scale-out. No-op jobs/s with 1, 2 and 3 engine processes sharing one
+ * PostgreSQL database, beside the same jobs with SQLite in one process. The server is DOCEX_PG_URL when
+ * set, otherwise a throwaway cluster started from the Debian binaries (support/throwaway-postgres.ts,
+ * shared with the tests), stopped at the end; when neither is possible the figures are n/a with the
+ * reason.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { PgChildConfig, PgChildMessage, PgParentMessage } from '../pg-child.js';
-import { fmt } from './report.js';
-import { startPostgres } from './throwaway-postgres.js';
+import { startPostgres } from '../../support/throwaway-postgres.js';
+import { forkBenchScript } from '../lib/paths.js';
+import { fmt } from '../lib/report.js';
+import type { SectionContext } from '../lib/section.js';
+import type { SummaryRow } from '../lib/summary-row.js';
 
 /** Jobs of each measured run (split evenly over the processes, each invoking its share). */
 export const PG_JOBS = 3000;
@@ -23,9 +26,6 @@ export const PG_PROCESSES = [1, 2, 3] as const;
 /** Pool of each process: its running jobs, the claim loop, an invoke, LISTEN. */
 const PG_MAX_CONNECTIONS = 8;
 const PG_ROUND_TIMEOUT_MS = 180_000;
-
-// ---------------------------------------------------------------------------------------------------
-// The server
 
 // ---------------------------------------------------------------------------------------------------
 // Worker processes
@@ -41,16 +41,7 @@ interface Worker {
 
 /** Forks bench/pg-child (compiled JavaScript, or TypeScript through tsx) with `config`. */
 function forkWorker(config: PgChildConfig, onChange: () => void, onFailure: (e: Error) => void): Worker {
-  const compiled = import.meta.url.endsWith('.js');
-  const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const child = fork(
-    path.join(benchDir, compiled ? 'pg-child.js' : 'pg-child.ts'),
-    [JSON.stringify(config)],
-    {
-      execArgv: compiled ? [] : ['--import', import.meta.resolve('tsx')],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    },
-  );
+  const child = forkBenchScript('pg-child', [JSON.stringify(config)]);
   const worker: Worker = { child, ready: false, progress: undefined };
   child.on('message', (message: PgChildMessage) => {
     if (message.type === 'ready') worker.ready = true;
@@ -183,7 +174,7 @@ export interface PgSection {
 }
 
 /** Runs the section, logging as it goes; `tmp` is the bench's temporary folder. */
-export async function benchPg(tmp: string, log: (text: string) => void): Promise<PgSection> {
+export async function benchPg({ tmp, log }: SectionContext): Promise<PgSection> {
   log(
     `\n== 8. PostgreSQL scale-out: no-op jobs/s with ${PG_PROCESSES.join(', ')} engine processes on one PostgreSQL,` +
       ` each jobs: { concurrency: ${PG_CONCURRENCY} }, vs SQLite in one process ==`,
@@ -272,15 +263,8 @@ function describeRun(run: PgRun): string {
   );
 }
 
-/** Rows of the summary table (the shape of bench/run.ts's SummaryRow). */
-export function pgSummaryRows(section: PgSection): {
-  metric: string;
-  docex: string;
-  baseline: string;
-  ratio: string;
-  target: string;
-  met: string;
-}[] {
+/** Rows of the summary table. */
+export function pgSummaryRows(section: PgSection): SummaryRow[] {
   const sqlite = section.sqlite.jobsPerSecond;
   return PG_PROCESSES.map((processes) => {
     const metric =

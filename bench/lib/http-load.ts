@@ -1,5 +1,5 @@
 /**
- * Pieces of the HTTP benchmark (section 6 of bench/run.ts): the documents uploaded, the bare node:http
+ * Pieces of the HTTP benchmark (bench/sections/http.ts): the documents uploaded, the bare node:http
  * baselines, the load client (run in bench/http-client.ts, a child process) and the messages between
  * the two processes.
  */
@@ -16,7 +16,8 @@ import {
   popGraphicsState,
   pushGraphicsState,
 } from 'pdf-lib';
-import { invoicePageItems, seededRandom } from './invoice.js';
+import { mulberry32 } from '../../src/core/random.js';
+import { invoicePageItems } from './invoice.js';
 
 const PAGE_WIDTH = 612;
 const PAGE_HEIGHT = 792;
@@ -31,7 +32,7 @@ const PAGE_HEIGHT = 792;
  * deflate it again, which takes seconds).
  */
 export async function makeLargePdf(pages: number, width: number, height: number): Promise<Uint8Array> {
-  const rand = seededRandom(424242);
+  const rand = mulberry32(424242);
   const pdf = await PDFDocument.create();
   pdf.setCreationDate(new Date(Date.UTC(2024, 0, 1)));
   pdf.setModificationDate(new Date(Date.UTC(2024, 0, 1)));
@@ -70,7 +71,7 @@ export async function makeLargePdf(pages: number, width: number, height: number)
  * the load test. About 25 text lines: small (a few KiB) and quick to make.
  */
 export async function makeLoadPdf(n: number): Promise<Uint8Array> {
-  const rand = seededRandom(77_000 + n);
+  const rand = mulberry32(77_000 + n);
   const pdf = await PDFDocument.create();
   pdf.setCreationDate(new Date(Date.UTC(2024, 0, 1)));
   pdf.setModificationDate(new Date(Date.UTC(2024, 0, 1)));
@@ -497,41 +498,3 @@ export type ClientMessage =
   | { type: 'done'; id: number; kind: 'load'; result: LoadResult }
   | { type: 'done'; id: number; kind: 'uploads'; result: UploadsResult }
   | { type: 'failed'; id: number; error: string };
-
-// ---------------------------------------------------------------------------------------------------
-// In-process timing (no sockets), for where the time goes
-
-export interface AsyncRate {
-  calls: number;
-  seconds: number;
-  perSecond: number;
-  /** CPU time of this process per call, in microseconds. */
-  cpuUsPerCall: number;
-}
-
-/**
- * Calls/s of an async `work` kept `concurrency` calls deep, after a warm-up; `onStart` is called when
- * the warm-up is over and the measured part begins.
- */
-export async function measureAsync(
-  work: (i: number) => Promise<unknown>,
-  concurrency: number,
-  seconds: number,
-  { warmupSeconds = 0.3, onStart }: { warmupSeconds?: number; onStart?: () => void } = {},
-): Promise<AsyncRate> {
-  let n = 0;
-  const loop = async (until: number): Promise<void> => {
-    while (performance.now() < until) await work(n++);
-  };
-  const warmEnd = performance.now() + warmupSeconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, () => loop(warmEnd)));
-  const calls0 = n;
-  onStart?.();
-  const cpuBefore = process.cpuUsage();
-  const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, () => loop(start + seconds * 1000)));
-  const took = (performance.now() - start) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  const calls = n - calls0;
-  return { calls, seconds: took, perSecond: calls / took, cpuUsPerCall: (cpu.user + cpu.system) / calls };
-}

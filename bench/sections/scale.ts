@@ -1,5 +1,5 @@
 /**
- * `docex serve` scaled out (section 14 of bench/run.ts): 1, 2 and 3 `serve` processes on one
+ * Section `scale` (14): `docex serve` scaled out, 1, 2 and 3 `serve` processes on one
  * PostgreSQL database and one S3-API server (s3rver on loopback), fed the same v1 uploads with
  * extraction round-robin over HTTP, 8 in flight; files FINALISED a second, from the first upload to
  * the last result. Baseline: one `serve` on the embedded defaults (SQLite and files on disk), same
@@ -13,9 +13,12 @@ import path from 'node:path';
 
 import pg from 'pg';
 
-import type { SummaryRow } from './summary-row.js';
-import { startPostgres } from './throwaway-postgres.js';
-import { S3_CREDENTIALS, startS3Server } from './throwaway-s3.js';
+import { startPostgres } from '../../support/throwaway-postgres.js';
+import { S3_CREDENTIALS, startS3Server } from '../../support/throwaway-s3.js';
+import { docexBin } from '../lib/paths.js';
+import { na } from '../lib/report.js';
+import type { SectionContext } from '../lib/section.js';
+import type { SummaryRow } from '../lib/summary-row.js';
 
 const FILES = 120;
 const IN_FLIGHT = 8;
@@ -111,7 +114,15 @@ async function feed(nodes: Node[], pdf: Uint8Array): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-export async function benchServeScale(
+/** The section: `n/a` without the docex command (dist/src compiled). */
+export async function benchScale({ tmp, log }: SectionContext): Promise<ServeScaleSection> {
+  const found = docexBin();
+  const scale = 'reason' in found ? { reason: found.reason } : await measureServeScale(found.bin, tmp, log);
+  if ('reason' in scale) log(`   ${na(scale.reason)}`);
+  return scale;
+}
+
+async function measureServeScale(
   bin: string,
   tmp: string,
   log: (line: string) => void,
@@ -172,7 +183,7 @@ export async function benchServeScale(
   }
 }
 
-export function serveScaleSummaryRows(section: ServeScaleSection): SummaryRow[] {
+export function scaleSummaryRows(section: ServeScaleSection): SummaryRow[] {
   if ('reason' in section) {
     return [
       {

@@ -1,22 +1,26 @@
 /**
- * Born-digital invoices with logos (section 12 of bench/run.ts): the invoices of bench/lib/multi-draw.ts
+ * Section `logos` (12), born-digital invoices with logos: the invoices of support/multi-draw.ts
  * with the supplier's name also painted as a picture at the top of the first page, as real suppliers'
  * invoices carry a logo. Two sets are drawn from the same seeds: logos beside the name in text (the
  * usual case: the picture adds nothing and must cost nothing), and logos that are the only place the
  * name is printed (the picture must be read). The truth of each document comes from the drawing.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts, rgb, type PDFImage } from 'pdf-lib';
 import { createPdfjsReader } from '../../src/adapters/pdf/pdfjs-reader.js';
 import { createEngine } from '../../src/index.js';
 import { encodeGreyPng } from '../../src/documents/png.js';
-import { fieldValues, pdftotextFolder, readJsonLines, runCli, runProblem } from './batch.js';
-import { MONTHS, SUPPLIERS, seeded } from './multi-data.js';
-import { drawDocument, type DrawnDocument, type DrawnPage } from './multi-draw.js';
-import { pageCountsSumming } from './multi.js';
-import { missingTool, toolVersion } from './native.js';
-import type { SummaryRow } from './summary-row.js';
+import { MONTHS, SUPPLIERS, seeded } from '../../support/multi-data.js';
+import { drawDocument, type DrawnDocument, type DrawnPage } from '../../support/multi-draw.js';
+import { fieldValues, readJsonLines, runCli, runProblem } from '../lib/docex-cli.js';
+import { pageCountsSumming } from '../lib/multi.js';
+import { missingTool, pdftotextFolder, toolVersion } from '../lib/native.js';
+import { docexBin } from '../lib/paths.js';
+import { na } from '../lib/report.js';
+import type { SectionContext } from '../lib/section.js';
+import { info, type SummaryRow } from '../lib/summary-row.js';
 
 const A4 = { width: 595, height: 842 };
 /** Where the logo sits: above the header every drawn layout starts at about 35 pt from the top. */
@@ -192,7 +196,19 @@ export interface LogoSection {
   };
 }
 
-export async function benchLogos(
+/** The section: `n/a` without the docex command (dist/src compiled). */
+export async function benchLogos({ tmp, log }: SectionContext): Promise<LogoSection | { reason: string }> {
+  log('\n== 12. Born-digital invoices with logos (docex extract as a child process) ==');
+  const found = docexBin();
+  const logos =
+    'reason' in found
+      ? { reason: found.reason }
+      : await measureLogos(found.bin, tmp, os.availableParallelism(), log);
+  if ('reason' in logos) log(`   ${na(logos.reason)}`);
+  return logos;
+}
+
+async function measureLogos(
   bin: string,
   tmp: string,
   cores: number,
@@ -219,7 +235,7 @@ export async function benchLogos(
     nameOnlyInLogo: true,
   });
   log(
-    `   ${withLogo.files.length} born-digital invoices (${withLogo.pages} pages, bench/lib/logos.ts) with the supplier's name` +
+    `   ${withLogo.files.length} born-digital invoices (${withLogo.pages} pages, bench/sections/logos.ts) with the supplier's name` +
       ` also painted as a logo picture on the first page; the same invoices without logos; ${only.files.length} one-page` +
       ` invoices whose name is only in the logo. docex extract DIR --product invoices:2 (defaults) against` +
       ` pdftotext -bbox-layout, one process per file, ${cores} at a time; ${ROUNDS} rounds, medians`,
@@ -332,7 +348,8 @@ async function withoutPictures(files: string[]): Promise<Array<Map<string, strin
   }
 }
 
-export function logoSummaryRows(section: LogoSection): SummaryRow[] {
+export function logosSummaryRows(section: LogoSection | { reason: string }): SummaryRow[] {
+  if ('reason' in section) return [info('Born-digital invoices with logos', na(section.reason))];
   const pct = (a: { right: number; of: number }) => `${((a.right / a.of) * 100).toFixed(1)} %`;
   const baseline = 'pagesPerSecond' in section.pdftotext ? section.pdftotext.pagesPerSecond : undefined;
   return [

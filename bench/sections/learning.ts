@@ -1,5 +1,5 @@
 /**
- * Section `learning`: what supplier memories (src/learning) cost an extraction. Generated documents
+ * Section `learning` (15): what supplier memories (src/learning) cost an extraction. Generated documents
  * of 30 suppliers, two each: the first of each reviewed with its truth (`learnFromDocument`), then
  * extractFields on warm token layers with no memory (the baseline, in the same run), with the 30
  * memories, and with 2,000 (the per-account cap: the 30 and others of other names and ids); and how
@@ -19,6 +19,9 @@ import { learnFromDocument } from '../../src/learning/learn.js';
 import { MAX_SUPPLIERS } from '../../src/learning/supplier-memories.js';
 import type { SupplierMemory } from '../../src/ports/supplier-memory-store.js';
 import type { FieldDefinition } from '../../src/products/types.js';
+import { fmt, yesNo } from '../lib/report.js';
+import type { SectionContext } from '../lib/section.js';
+import type { SummaryRow } from '../lib/summary-row.js';
 
 export interface LearningBench {
   documents: number;
@@ -27,7 +30,7 @@ export interface LearningBench {
   answered: number;
 }
 
-export async function benchLearning(log: (text: string) => void): Promise<LearningBench> {
+export async function benchLearning({ log }: SectionContext): Promise<LearningBench> {
   log('\n== 15. Learning from review: supplier memories in an extraction (warm token layers) ==');
   const engine = createEngine({ ingest: { ocr: 'never' } });
   const docs: Array<{
@@ -115,4 +118,17 @@ export async function benchLearning(log: (text: string) => void): Promise<Learni
   );
   log(`   ${MAX_SUPPLIERS} memories (the cap):      ${msPerPage.cap.toFixed(2)} ms a page`);
   return { documents: later.length, pages, msPerPage, answered };
+}
+
+export function learningSummaryRows(learning: LearningBench): SummaryRow[] {
+  return [
+    {
+      metric: `Extraction with ${MAX_SUPPLIERS} supplier memories (the cap), ms a page warm (baseline: none)`,
+      docex: fmt(learning.msPerPage.cap),
+      baseline: fmt(learning.msPerPage.none),
+      ratio: fmt(learning.msPerPage.cap / learning.msPerPage.none),
+      target: '< 50 ms',
+      met: yesNo(learning.msPerPage.cap < 50),
+    },
+  ];
 }

@@ -2,7 +2,7 @@
  * How one generated invoice is laid out on its pages: the header, the parties, the line items (over as
  * many pages as asked), the totals and the printed page numbers. Shared by the split tests
  * (test/helpers/make-multi.ts) and the split and batch benchmarks (bench/lib/multi.ts), so a seed draws
- * the same documents in both; it lives under bench/ for the reason multi-data.ts gives.
+ * the same documents in both.
  */
 import { CUSTOMERS, ITEMS, LABELS, type Language, MONTHS, type Random, type Supplier } from './multi-data.js';
 

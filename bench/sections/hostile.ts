@@ -1,5 +1,5 @@
 /**
- * Section `hostile`: `docex serve` with its defaults (a child process, a fresh data directory for each
+ * Section `hostile` (10): `docex serve` with its defaults (a child process, a fresh data directory for each
  * case) fed the hostile corpus over HTTP, one file at a time and four at once. For each case: how it
  * ended (the error code, or FINALISED), how long until it ended, the server's peak resident memory
  * (VmHWM, Linux) and the worst wait of another client meanwhile (an authenticated request every 100 ms
@@ -20,7 +20,11 @@ import {
   manyWords,
   nestedSaves,
   writePdf,
-} from './hostile-pdfs.js';
+} from '../../support/hostile-pdfs.js';
+import { docexBin } from '../lib/paths.js';
+import { fmt, na, yesNo } from '../lib/report.js';
+import type { SectionContext } from '../lib/section.js';
+import { info, type SummaryRow } from '../lib/summary-row.js';
 
 /** A parsed JSON answer, read freely. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -217,7 +221,15 @@ async function runCase(bin: string, tmp: string, hostile: HostileCase): Promise<
   }
 }
 
-export async function benchHostile(
+export type HostileSection = { rows: HostileRow[] } | { ok: false; reason: string };
+
+/** The section: `n/a` without the docex command (dist/src compiled). */
+export async function benchHostile({ tmp, log }: SectionContext): Promise<HostileSection> {
+  const found = docexBin();
+  return 'reason' in found ? { ok: false, reason: found.reason } : await measureHostile(found.bin, tmp, log);
+}
+
+async function measureHostile(
   bin: string,
   tmp: string,
   log: (text: string) => void,
@@ -243,4 +255,47 @@ export async function benchHostile(
     );
   }
   return { rows };
+}
+
+export function hostileSummaryRows(hostile: HostileSection): SummaryRow[] {
+  if ('reason' in hostile) return [info('Hostile PDFs (docex serve)', na(hostile.reason))];
+  const single = hostile.rows.filter((r) => r.name.startsWith('4 at once') === false);
+  const four = hostile.rows.filter((r) => r.name.startsWith('4 at once'));
+  const worst = (list: typeof single, key: 'peakMb' | 'worstWaitMs' | 'seconds') =>
+    Math.max(...list.map((r) => r[key]));
+  return [
+    {
+      metric:
+        'Hostile PDFs, one at a time: worst peak RSS of docex serve, MB (baseline: an ordinary invoice)',
+      docex: fmt(worst(single, 'peakMb'), 'MB'),
+      baseline: fmt(single[0]?.peakMb, 'MB'),
+      ratio: '-',
+      target: '< 1536 MB',
+      met: yesNo(worst(single, 'peakMb') < 1536),
+    },
+    {
+      metric: 'Hostile PDFs, four at once: worst peak RSS, MB',
+      docex: fmt(worst(four, 'peakMb'), 'MB'),
+      baseline: '-',
+      ratio: '-',
+      target: '< 2048 MB',
+      met: yesNo(worst(four, 'peakMb') < 2048),
+    },
+    {
+      metric: "Hostile PDFs: another client's worst wait, ms (baseline: an ordinary invoice)",
+      docex: fmt(worst(hostile.rows, 'worstWaitMs')),
+      baseline: fmt(single[0]?.worstWaitMs),
+      ratio: '-',
+      target: '< 2000 ms',
+      met: yesNo(worst(hostile.rows, 'worstWaitMs') < 2000),
+    },
+    {
+      metric: 'Hostile PDFs: longest time until a case ended, s',
+      docex: fmt(worst(hostile.rows, 'seconds')),
+      baseline: fmt(single[0]?.seconds),
+      ratio: '-',
+      target: '<= 60 s',
+      met: yesNo(worst(hostile.rows, 'seconds') <= 60),
+    },
+  ];
 }

@@ -1,5 +1,5 @@
 /**
- * Pieces of the split benchmark (section 7 of bench/run.ts): svc.split run through the engine and
+ * Pieces of the split benchmark (bench/sections/split.ts): svc.split run through the engine and
  * timed from invoke to result, the adapters wrapped so their calls are timed (the OCR engine, the PDF
  * reader, the page copier), and the found children scored against the true segments.
  */
@@ -233,10 +233,4 @@ export function wrongDecisions(
       (d) =>
         `page ${d.pageNum}: start=${d.start} (confidence ${d.confidence}; truth ${starts.has(d.pageNum) ? 'starts' : 'continues'}): ${d.reasons.join('; ')}`,
     );
-}
-
-/** The median of a few numbers. */
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
