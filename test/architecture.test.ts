@@ -145,6 +145,26 @@ describe('the architecture', () => {
     expect(nested.filter((p) => !map.includes(`${p.split('/')[1]}/`))).toEqual([]);
   });
 
+  it('names only files that exist in its docs and comments', () => {
+    const texts = [
+      ...sources,
+      ...filesUnder(path.join(ROOT, 'docs'), /\.md$/),
+      ...filesUnder(path.join(ROOT, 'bench'), /\.ts$/),
+      path.join(ROOT, 'README.md'),
+      path.join(ROOT, 'BENCHMARKS.md'),
+    ];
+    const named = new Set(
+      texts.flatMap((f) =>
+        [
+          ...fs
+            .readFileSync(f, 'utf8')
+            .matchAll(/(?<![\w./-])(?:src|test|bench|support|scripts|docs)\/[\w./-]+\.(?:ts|mjs|md)\b/g),
+        ].map((m) => m[0]),
+      ),
+    );
+    expect([...named].filter((p) => !fs.existsSync(path.join(ROOT, p)))).toEqual([]);
+  });
+
   it('cites no file outside the repository in its sources and docs', () => {
     const texts = [...sources, ...filesUnder(path.join(ROOT, 'docs'), /\.md$/), path.join(ROOT, 'README.md')];
     const offending = texts.filter((f) =>
