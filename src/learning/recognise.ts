@@ -45,8 +45,9 @@ function addressPrinted(view: DocumentView, memory: SupplierMemory): boolean {
 }
 
 /**
- * How alike the best stretch of the letterhead (a row, or two rows together, of the first page's top) is
- * to the name: as many words as the name has, compared letter by letter.
+ * How alike the best stretch of the letterhead (a row, or two or three rows together: a long name
+ * wraps, of the first page's top) is to the name: as many words as the name has, one fewer or one
+ * more (OCR splits a word at a misread mark, `S/B` read `§/B`, or joins two), compared letter by letter.
  */
 export function nameSimilarity(view: DocumentView, name: string): number {
   const target = plainWords(name);
@@ -55,16 +56,19 @@ export function nameSimilarity(view: DocumentView, name: string): number {
   const rows = view.rows.filter((r) => r.pageNum === 1).slice(0, NAME_ROWS);
   let best = 0;
   for (let r = 0; r < rows.length; r++) {
-    const words = [rows[r]!, rows[r + 1]]
-      .flatMap((row) => row?.tokens ?? [])
+    const words = rows
+      .slice(r, r + 3)
+      .flatMap((row) => row.tokens)
       .map((t) => plainWords(t.text))
       .filter(Boolean)
       .join(' ')
       .split(' ');
-    for (let i = 0; i + count <= words.length || i === 0; i++) {
-      const text = words.slice(i, i + count).join(' ');
-      best = Math.max(best, similarity(text, target));
-      if (best === 1) return 1;
+    for (const size of new Set([Math.max(1, count - 1), count, count + 1])) {
+      for (let i = 0; i + size <= words.length || i === 0; i++) {
+        const text = words.slice(i, i + size).join(' ');
+        best = Math.max(best, similarity(text, target));
+        if (best === 1) return 1;
+      }
     }
   }
   return best;

@@ -12,7 +12,7 @@ import type { VerboseFieldResult } from '../../src/extraction/types.js';
 import { createView, type DocumentView } from '../../src/extraction/view.js';
 import { withSupplierMemory } from '../../src/learning/apply.js';
 import { learnFromDocument, MAX_SEEN } from '../../src/learning/learn.js';
-import { recogniseSupplier } from '../../src/learning/recognise.js';
+import { nameSimilarity, recogniseSupplier } from '../../src/learning/recognise.js';
 import type { SupplierMemory } from '../../src/ports/supplier-memory-store.js';
 import type { FieldDefinition, FieldKind } from '../../src/products/types.js';
 import { INVOICE_LINES, makeTextPdf } from '../helpers/make-documents.js';
@@ -40,6 +40,35 @@ beforeAll(async () => {
           lines: [
             { text: 'Kestrel Instrumcnts GmbH', x: 50, y: 60, size: 16 },
             { text: 'Rechnung 4711 vom 05.06.2024', x: 50, y: 120, size: 10 },
+          ],
+        },
+      ]),
+    ),
+  );
+  // A long name wrapped over three lines, and a name with a mark misread (`S/B` read `§/B`).
+  views.set(
+    'wrapped',
+    await viewOf(
+      await makeTextPdf([
+        {
+          lines: [
+            { text: 'Aik Huat Hardware', x: 50, y: 60, size: 14 },
+            { text: 'Enterprise (Setia', x: 50, y: 78, size: 14 },
+            { text: 'Alam) Sdn Bhd 920737-U', x: 50, y: 96, size: 14 },
+            { text: 'Tax invoice 4711 05.06.2024', x: 50, y: 140, size: 10 },
+          ],
+        },
+      ]),
+    ),
+  );
+  views.set(
+    'mark',
+    await viewOf(
+      await makeTextPdf([
+        {
+          lines: [
+            { text: "KING'S CONFECTIONERY \u00a7/B 273500-U (BKI)", x: 50, y: 60, size: 12 },
+            { text: 'Tax invoice 4711 05.06.2024', x: 50, y: 120, size: 10 },
           ],
         },
       ]),
@@ -139,6 +168,23 @@ describe('recognising a supplier', () => {
     expect(recogniseSupplier(views.get('misread')!, [byName])).toMatchObject({ how: 'name' });
     expect(recogniseSupplier(views.get('other')!, [memory()])).toBeUndefined();
     expect(recogniseSupplier(views.get('second')!, [])).toBeUndefined();
+  });
+
+  it('by a name wrapped over three lines, or printed with a mark misread', () => {
+    const named = (name: string): SupplierMemory => ({ ...memory(), name, taxIds: [], fingerprint: [] });
+    const aikHuat = named('Aik Huat Hardware Enterprise (Setia Alam) Sdn Bhd');
+    const kings = named("KING'S CONFECTIONERY S/B");
+    expect(nameSimilarity(views.get('wrapped')!, aikHuat.name!)).toBeGreaterThanOrEqual(0.95);
+    expect(recogniseSupplier(views.get('wrapped')!, [kings, aikHuat])).toMatchObject({
+      how: 'name',
+      memory: { name: aikHuat.name },
+    });
+    expect(recogniseSupplier(views.get('mark')!, [aikHuat, kings])).toMatchObject({
+      how: 'name',
+      memory: { name: kings.name },
+    });
+    // Neither is taken for the other, nor the Kestrel invoice for either.
+    expect(recogniseSupplier(views.get('first')!, [aikHuat, kings])).toBeUndefined();
   });
 });
 
