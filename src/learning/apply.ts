@@ -1,3 +1,4 @@
+import { isCreditNote } from '../extraction/finders/document-cues.js';
 import type { Candidate } from '../extraction/label-search.js';
 import type { ReadingHints } from '../extraction/readers.js';
 import type { VerboseFieldResult } from '../extraction/types.js';
@@ -32,7 +33,9 @@ const EXACT = 0.01;
  * What the memory of a field answers in this document: the supplier's own value when it is printed
  * again (fields that belong to the supplier, or a value every reviewed document had); else the reading
  * of the field's kind that sits where the learned label says (right of it or under it); else the one
- * where the value was printed before. Nothing when no cue fits: the extraction then stands alone.
+ * where the value was printed before. Amounts' labels and places are followed only from documents of
+ * the same kind (a credit note's for a credit note, an invoice's or a receipt's for the others).
+ * Nothing when no cue fits: the extraction then stands alone.
  */
 export function learnedAnswer(
   view: DocumentView,
@@ -41,11 +44,11 @@ export function learnedAnswer(
   memory: FieldMemory,
   supplierField: boolean,
   readings: () => Candidate[],
+  creditNote = false,
 ): LearnedAnswer | undefined {
-  const seen = memory.seen;
-  if (seen.length === 0) return undefined;
-  const first = seen[0]!.value;
-  const constant = seen.length >= 2 && seen.every((s) => sameValue(kind, s.value, first));
+  if (memory.seen.length === 0) return undefined;
+  const first = memory.seen[0]!.value;
+  const constant = memory.seen.length >= 2 && memory.seen.every((s) => sameValue(kind, s.value, first));
   if (supplierField || constant) {
     const tokens = locateValue(view, hints, kind, first, kind === 'text' ? undefined : readings());
     if (tokens) return { value: first, tokens, how: 'value', fit: 1 };
@@ -55,6 +58,11 @@ export function learnedAnswer(
     if (like) return { value: first, tokens: like, how: 'value', fit: 0.97 };
     if (supplierField) return { value: first, tokens: [], how: 'value', fit: 0.8 };
   }
+  // A credit note's amounts are followed only on credit notes: there the amount due is the total and
+  // the amounts are negative. Its other labels (`Bill to`, `Invoice no.`) say what an invoice's say.
+  const seen =
+    kind === 'amount' ? memory.seen.filter((s) => (s.creditNote === true) === creditNote) : memory.seen;
+  if (seen.length === 0) return undefined;
   // A label printed once: the value is where it stood from that label.
   for (const { placement, value } of seen) {
     const anchor = placement?.anchor;
@@ -84,7 +92,7 @@ export function learnedAnswer(
   if (place) {
     // From one document a place is a weak cue: it fills a field the extraction left empty.
     const { x0, y0, x1 } = place.box;
-    const found = nearest(view, hints, kind, place.pageNum, x0, y0, x1, first);
+    const found = nearest(view, hints, kind, place.pageNum, x0, y0, x1, seen[0]!.value);
     if (found) return { value: found.value, tokens: found.tokens, how: 'place', fit: fixed ? 0.85 : 0.6 };
   }
   return undefined;
@@ -190,12 +198,21 @@ export function withSupplierMemory(
   };
   // A layout recognised by its words is less sure than a tax id printed on the page.
   const sureness = recognition.how === 'layout' ? Math.min(1, 0.5 + recognition.score) : 1;
+  const creditNote = isCreditNote(view);
   return results.map((result) => {
     const field = fields.find((f) => f.name === result.name);
     const fieldMemory = memory.fields[result.name];
     if (!field || !fieldMemory || field.kind === 'table') return result;
     const supplierField = SUPPLIER_FIELDS.has(field.name);
-    const answer = learnedAnswer(view, hints, field.kind, fieldMemory, supplierField, readings(field.kind));
+    const answer = learnedAnswer(
+      view,
+      hints,
+      field.kind,
+      fieldMemory,
+      supplierField,
+      readings(field.kind),
+      creditNote,
+    );
     if (!answer) return result;
     const confidence = round(reliabilityOf(fieldMemory) * answer.fit * sureness);
     const learned = { supplierId: memory.supplierId, documents: memory.documents, how: answer.how };

@@ -1,3 +1,4 @@
+import { isCreditNote } from '../extraction/finders/document-cues.js';
 import { READERS, type ReadingHints } from '../extraction/readers.js';
 import type { DocumentView } from '../extraction/view.js';
 import type { FieldKind } from '../products/types.js';
@@ -85,6 +86,7 @@ export function learnFromDocument(
     updatedAt: make.now,
   };
   const fields: Record<string, FieldMemory> = structuredClone(base.fields);
+  const creditNote = isCreditNote(view);
   for (const [name, value] of Object.entries(values)) {
     const kind = kindOf(name);
     if (typeof value !== 'string' || value === '' || !kind || kind === 'table') continue;
@@ -96,7 +98,12 @@ export function learnFromDocument(
     const tokens = locateValue(view, hints, kind, kept);
     const field = fields[name] ?? { seen: [], used: 0, right: 0 };
     field.seen = [
-      { value: kept, placement: tokens ? placementOf(view, tokens) : null, at: make.now },
+      {
+        value: kept,
+        placement: tokens ? placementOf(view, tokens) : null,
+        at: make.now,
+        ...(creditNote ? { creditNote: true as const } : {}),
+      },
       ...field.seen,
     ].slice(0, MAX_SEEN);
     fields[name] = field;

@@ -206,6 +206,8 @@ function checkImported(
       }
       if (s.placement !== null && !validPlacement(s.placement))
         throw problem(path, 'has a placement that is not valid');
+      if (s.creditNote !== undefined && s.creditNote !== true)
+        throw problem(path, 'has a value seen whose creditNote is not true');
     }
   }
   return {

@@ -13,8 +13,12 @@ export interface Placement {
 
 /** What a supplier's reviewed documents said about one field. */
 export interface FieldMemory {
-  /** The values reviewers gave or confirmed, newest first (a few), with where each was printed. */
-  seen: Array<{ value: string; placement: Placement | null; at: string }>;
+  /**
+   * The values reviewers gave or confirmed, newest first (a few), with where each was printed.
+   * `creditNote`: read on a credit note, whose amounts' labels and places are followed only on credit
+   * notes (its amount due is its total, its amounts are negative: an invoice of the same supplier differs).
+   */
+  seen: Array<{ value: string; placement: Placement | null; at: string; creditNote?: true }>;
   /** Later extractions that used this memory and were then reviewed, and how many of them were right. */
   used: number;
   right: number;

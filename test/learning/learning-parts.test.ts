@@ -263,3 +263,75 @@ describe('a memory joining an extraction', () => {
     expect(right[0]!.confidence).toBeGreaterThanOrEqual(0.9);
   });
 });
+
+describe('credit notes and invoices of one supplier', () => {
+  /** A document of the generated supplier: a credit note or an invoice, its balance under `Saldo`. */
+  const documentOf = (title: string, balance: string) =>
+    makeTextPdf([
+      {
+        lines: [
+          { text: 'Kestrel Instruments GmbH', x: 50, y: 60, size: 16, bold: true },
+          { text: 'USt-IdNr. DE811907980', x: 50, y: 80, size: 10 },
+          { text: `${title} 4711 vom 05.06.2024`, x: 50, y: 140, size: 12 },
+          { text: 'Messkopf Typ 4', x: 50, y: 220, size: 10 },
+          { text: 'Saldo', x: 300, y: 400, size: 11 },
+          { text: balance, x: 450, y: 400, size: 11 },
+        ],
+      },
+    ]);
+  const amountDue = async (bytes: Uint8Array, accountId: string) => {
+    const { fileId } = await engine.uploadV2(bytes, { accountId });
+    const { fields } = await engine.extract(fileId, ['invoices:2'], { accountId, verbose: true });
+    return fields.find((f) => f.name === 'invoice.amountDue') as VerboseFieldResult;
+  };
+
+  it("follow a credit note's amount labels only on credit notes; its other cues on both", async () => {
+    const accountId = 'credit-notes';
+    const { fileId } = await engine.uploadV2(await documentOf('Gutschrift', '-120,00'), { accountId });
+    await engine.learn(
+      fileId,
+      {
+        'document.supplierName': 'Kestrel Instruments GmbH',
+        'document.supplierTaxId': 'DE811907980',
+        'invoice.amountDue': '-120.00',
+      },
+      { accountId },
+    );
+    const [memory] = await engine.listSuppliers({ accountId });
+    const exported = await engine.exportSupplier(memory!.supplierId, { accountId });
+    expect(exported.fields['invoice.amountDue']!.seen[0]).toMatchObject({ creditNote: true });
+    const credit = await amountDue(await documentOf('Gutschrift', '-95,00'), accountId);
+    expect(credit).toMatchObject({ value: '-95.00', learned: { how: 'label' } });
+    // An invoice's `Saldo` is not what the credit note's was: the memory says nothing of it there.
+    const invoice = await amountDue(await documentOf('Rechnung', '80,00'), accountId);
+    expect(invoice?.learned).toBeUndefined();
+    // The supplier's own values join both.
+    const { fileId: invoiceId } = await engine.uploadV2(await documentOf('Rechnung', '80,00'), { accountId });
+    const { fields } = await engine.extract(invoiceId, ['invoices:2'], { accountId, verbose: true });
+    expect(fields.find((f) => f.name === 'document.supplierTaxId')).toMatchObject({
+      value: 'DE811907980',
+      learned: { how: 'value' },
+    });
+  });
+
+  it('refuses an imported memory whose creditNote is not true', async () => {
+    const accountId = 'credit-notes-import';
+    const memory = {
+      name: 'Kestrel Instruments GmbH',
+      taxIds: [],
+      ibans: [],
+      fingerprint: [],
+      documents: 1,
+      fields: {
+        'invoice.amountDue': {
+          seen: [{ value: '1', placement: null, at: 'x', creditNote: 'yes' }],
+          used: 0,
+          right: 0,
+        },
+      },
+    };
+    await expect(engine.importSupplier(memory, { accountId })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+  });
+});

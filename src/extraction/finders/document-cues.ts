@@ -66,6 +66,11 @@ const RECEIPT =
   /\b(receipt|resit|kassenbon|quittung|reçu|ticket de caisse|bon|kassabon|cash bill|change|cashier|tunai)\b/;
 const INVOICE = /\b(invoice|rechnung|facture|factuur|fattura|factura)\b/;
 
+/** Whether the document says it is a credit note (in any of the languages of CREDIT). */
+export function isCreditNote(view: DocumentView): boolean {
+  return CREDIT.test(view.text);
+}
+
 /** One of invoice, credit_note, receipt, bill, statement, other. */
 export function findDocumentType(view: DocumentView, expectReceipt: boolean): Candidate[] {
   const text = view.text;
