@@ -104,7 +104,6 @@ async function main(): Promise<void> {
   if (values.learn) {
     try {
       const report = await evaluateLearning(
-        engine,
         dir,
         truths,
         async (file) => (await corpus.layer(file)).layer,
