@@ -83,6 +83,8 @@ export function documentHints(view: DocumentView, locale?: string): DocumentHint
   let dayFirst = 0;
   let monthFirst = 0;
   for (const m of text.matchAll(/\b(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})\b/g)) {
+    // A time printed with dots (`Time 11.14.00`, `11.14.00 AM`) says nothing of the date order.
+    if (m[3]!.length === 2 && isTime(text, m.index, m[0].length)) continue;
     const a = Number(m[1]);
     const b = Number(m[2]);
     if (a > 12 && b <= 12) dayFirst++;
@@ -112,6 +114,13 @@ export function documentHints(view: DocumentView, locale?: string): DocumentHint
     if (currency) hints.localeCurrency = currency;
   }
   return hints;
+}
+
+/** Whether the digits at `index` are a time of day: labelled as one, or followed by am/pm. */
+function isTime(text: string, index: number, length: number): boolean {
+  const before = text.slice(Math.max(0, index - 12), index);
+  const after = text.slice(index + length, index + length + 4);
+  return /\b(time|zeit|heure|tijd|hora|ora|uhrzeit)\b[^\d]*$/.test(before) || /^\s?[ap]\.?m\b/.test(after);
 }
 
 function guessLanguage(text: string): string {

@@ -4,11 +4,11 @@
  * the plain scan it replaced, kept below as the reference: every phrase tried at every position.
  */
 import { describe, expect, it } from 'vitest';
-import type { Token, TokenLayer } from '../../src/core/types.js';
 import { findLabels, type LabelHit } from '../../src/extraction/label-search.js';
 import { LABELS, type LabelSet } from '../../src/extraction/labels.js';
 import { createView, keyOf, type DocumentView, type Row } from '../../src/extraction/view.js';
 import { mulberry32 as random } from '../helpers/random.js';
+import { layerOfRows as layerOf } from '../helpers/token-layer.js';
 
 interface Phrase {
   words: string[];
@@ -142,35 +142,6 @@ function vocabulary(next: () => number): (word: string) => string[] {
       'Acme',
       '(incl.',
     ];
-  };
-}
-
-function layerOf(rows: string[][]): TokenLayer {
-  const tokens: Token[] = [];
-  rows.forEach((row, r) =>
-    row.forEach((text, c) => {
-      const y0 = 0.02 + r * 0.02;
-      const x0 = 0.02 + c * 0.06;
-      tokens.push({
-        id: tokens.length,
-        text,
-        pageNum: 1,
-        box: { x0, y0, x1: x0 + 0.05, y1: y0 + 0.01 },
-        confidence: 1,
-        source: 'ocr',
-        lineId: r,
-      });
-    }),
-  );
-  return {
-    formatVersion: 1,
-    fileId: 'labels',
-    mediaType: 'image/png',
-    pages: [{ pageNum: 1, width: 1000, height: 1000, unit: 'px', rotation: 0, source: 'ocr' }],
-    tokens,
-    lines: [],
-    blocks: [],
-    createdAt: '2024-01-01T00:00:00.000Z',
   };
 }
 
