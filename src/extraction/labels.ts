@@ -302,6 +302,19 @@ export const LABELS: Record<string, LabelSet> = {
     ],
   },
   change: { strong: ['change', 'change due', 'baki', 'kembalian', 'rückgeld', 'monnaie', 'rendu'] },
+  rounding: {
+    strong: [
+      'rounding',
+      'rounding adj',
+      'rounding adjustment',
+      'rounding adjustments',
+      'round off',
+      'pembundaran',
+      'rundung',
+      'rundungsdifferenz',
+      'arrondi',
+    ],
+  },
   amountPaid: {
     strong: [
       'amount paid',

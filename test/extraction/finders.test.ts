@@ -153,6 +153,31 @@ describe('amounts', () => {
     expect(doc.value('receipt.tax')).toBeNull();
     expect(doc.value('receipt.paymentMethod')).toBe('cash');
   });
+
+  it('takes the amount a receipt rounded to the coin was paid at, over the unrounded one that adds up', async () => {
+    const receipt = (paid: 'TOTAL' | 'CASH') => {
+      const s = sheet();
+      s.put(200, 60, 'CORNER CAFE SDN BHD', 16, true);
+      s.put(150, 100, 'Total (Excluding GST):');
+      s.put(400, 100, '62.00');
+      s.put(150, 116, 'GST 6%');
+      s.put(400, 116, '3.72');
+      s.put(150, 132, 'Total (Inclusive of GST):');
+      const unrounded = s.put(400, 132, '65.72');
+      s.put(150, 148, 'Rounding Adj');
+      s.put(400, 148, '-0.02');
+      s.put(150, 170, paid);
+      const rounded = s.put(400, 170, '65.70');
+      return { lines: s.lines, unrounded, rounded };
+    };
+    // The rounded total printed as the total, and only as the cash tendered.
+    for (const paid of ['TOTAL', 'CASH'] as const) {
+      const { lines, rounded } = receipt(paid);
+      const doc = await extractLines(engine, lines, ['receipts:1']);
+      await expectPrinted(doc, 'receipt.total', '65.70', rounded);
+      expect((doc.field('receipt.total').candidates ?? []).map((c) => c.value)).toContain('65.72');
+    }
+  });
 });
 
 describe('dates', () => {

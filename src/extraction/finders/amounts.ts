@@ -97,6 +97,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
 
   applyArithmetic(out, all);
   applyCashAndChange(view, hints, out);
+  applyRounding(view, hints, out);
 
   // With nothing paid, the amount due is the total.
   if (out.amountDue.length === 0 && out.amountPaid.length === 0 && out.total[0]) {
@@ -235,6 +236,38 @@ function applyCashAndChange(
       source: 'cash-less-change',
     });
     out.total.sort((a, b) => b.score - a.score);
+  }
+}
+
+/**
+ * A receipt rounded to the coin (`Rounding Adj -0.02`) is paid at the rounded amount: when a total
+ * candidate plus the printed rounding is another amount printed as a total or tendered as cash, that
+ * one is the total (what was paid), even where the unrounded one adds up with the tax.
+ */
+function applyRounding(view: DocumentView, hints: DocumentHints, out: Record<AmountRole, Candidate[]>): void {
+  const read = READERS.amount!;
+  const near = (set: string): Candidate[] =>
+    findLabels(view, LABELS[set]!)
+      .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens: 4, maxRightGap: 30 }))
+      .filter((c) => c.quality >= 1);
+  const rounding = near('rounding')
+    .map((c) => c.norm as number)
+    .find((r) => r !== 0 && Math.abs(r) < 0.1);
+  if (rounding === undefined) return;
+  const unrounded = out.total.slice(0, 3);
+  const paid = [...out.total, ...near('cashTendered')];
+  for (const total of unrounded) {
+    const value = (total.norm as number) + rounding;
+    const rounded = paid.find((c) => c !== total && Math.abs((c.norm as number) - value) < 0.005);
+    if (!rounded) continue;
+    const best = out.total[0]!;
+    const lifted: Candidate = {
+      ...rounded,
+      score: raise(Math.max(rounded.score, best.score), 0.1),
+      source: `${rounded.source}+rounding`,
+    };
+    out.total = [lifted, ...out.total.filter((c) => c !== rounded)];
+    return;
   }
 }
 
