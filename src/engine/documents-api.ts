@@ -46,27 +46,54 @@ export function documentsApi(ctx: EngineContext): DocumentsApi {
     }
   }
 
-  async function runIngest(accountId: string, record: FileRecord, mode: OcrMode): Promise<TokenLayer> {
-    const stored = await files.get(accountId, record.fileId);
-    if (!stored) throw new DocexError('FILE_NOT_FOUND', `No file with id ${record.fileId}.`);
-    const [pdfPort, ocrPort, imagePort] = await Promise.all([
+  /** A stored file's bytes; FILE_NOT_FOUND when it is gone. */
+  async function contentOf(accountId: string, fileId: string): Promise<Uint8Array> {
+    const stored = await files.get(accountId, fileId);
+    if (!stored) throw new DocexError('FILE_NOT_FOUND', `No file with id ${fileId}.`);
+    return stored.content;
+  }
+
+  /** What reading a document takes: the file's bytes and the adapters, its OCR timed, the start. */
+  async function readingOf(accountId: string, fileId: string) {
+    const content = await contentOf(accountId, fileId);
+    const [pdf, ocr, images] = await Promise.all([
       adapters.pdfReader(),
       adapters.ocrEngine(),
       adapters.imageBackend(),
     ]);
-    const timed = timedOcr(ocrPort);
-    const started = performance.now();
+    const timed = timedOcr(ocr);
+    return {
+      content,
+      ports: { pdf, ocr: timed.ocr, images },
+      ocrWorkers: ocrWorkers(ocr),
+      ocrMs: timed.elapsedMs,
+      started: performance.now(),
+    };
+  }
+
+  /** The reading under way for `key`, or `work` started and shared until it ends. */
+  function shared(key: string, work: () => Promise<TokenLayer>): Promise<TokenLayer> {
+    let running = inFlight.get(key);
+    if (!running) {
+      running = work().finally(() => inFlight.delete(key));
+      inFlight.set(key, running);
+    }
+    return running;
+  }
+
+  async function runIngest(accountId: string, record: FileRecord, mode: OcrMode): Promise<TokenLayer> {
+    const reading = await readingOf(accountId, record.fileId);
     let layer: TokenLayer;
     try {
       layer = await ingestDocument(
-        { fileId: record.fileId, mediaType: record.mediaType, content: stored.content },
-        { pdf: pdfPort, ocr: timed.ocr, images: imagePort },
+        { fileId: record.fileId, mediaType: record.mediaType, content: reading.content },
+        reading.ports,
         {
           ocr: mode,
           maxPages: accounts.get(accountId).limits.maxPages,
           maxPixels: settings.ingest.maxPixels,
           dpi: settings.ingest.dpi,
-          pageConcurrency: settings.ingest.pageConcurrency ?? ocrWorkers(ocrPort),
+          pageConcurrency: settings.ingest.pageConcurrency ?? reading.ocrWorkers,
           secondReadingBelow: settings.ingest.secondReadingBelow,
           // The store handed us a buffer of our own.
           ownsContent: true,
@@ -82,8 +109,8 @@ export function documentsApi(ctx: EngineContext): DocumentsApi {
       fileId: record.fileId,
       textPages: layer.pages.length - ocrPages,
       ocrPages,
-      ms: performance.now() - started,
-      ocrMs: timed.elapsedMs(),
+      ms: performance.now() - reading.started,
+      ocrMs: reading.ocrMs(),
     });
     return layer;
   }
@@ -92,48 +119,29 @@ export function documentsApi(ctx: EngineContext): DocumentsApi {
    * The layer with its unread pictures read (when a field needs them: src/documents/image-regions.ts),
    * stored in place of the one given. Two callers asking at once share one reading.
    */
-  async function readPictures(accountId: string, fileId: string, layer: TokenLayer): Promise<TokenLayer> {
-    const key = `${accountId}\u0000${fileId}\u0000pictures`;
-    let running = inFlight.get(key);
-    if (!running) {
-      running = (async () => {
-        const stored = await files.get(accountId, fileId);
-        if (!stored) throw new DocexError('FILE_NOT_FOUND', `No file with id ${fileId}.`);
-        const [pdfPort, ocrPort, imagePort] = await Promise.all([
-          adapters.pdfReader(),
-          adapters.ocrEngine(),
-          adapters.imageBackend(),
-        ]);
-        const timed = timedOcr(ocrPort);
-        const started = performance.now();
-        const read = await readImageRegions(
-          stored.content,
-          layer,
-          { pdf: pdfPort, ocr: timed.ocr, images: imagePort },
-          {
-            dpi: settings.ingest.dpi,
-            maxPixels: settings.ingest.maxPixels,
-            budgetMs: settings.ingest.pictureBudgetMs,
-          },
-        );
-        await persistence.putTokenLayer(accountId, fileId, read);
-        // Pictures of pages already counted: OCR time, no pages.
-        emit('read', {
-          accountId,
-          fileId,
-          textPages: 0,
-          ocrPages: 0,
-          ms: performance.now() - started,
-          ocrMs: timed.elapsedMs(),
-        });
-        return read;
-      })().finally(() => inFlight.delete(key));
-      inFlight.set(key, running);
-    }
-    return running;
+  function readPictures(accountId: string, fileId: string, layer: TokenLayer): Promise<TokenLayer> {
+    return shared(`${accountId}\u0000${fileId}\u0000pictures`, async () => {
+      const reading = await readingOf(accountId, fileId);
+      const read = await readImageRegions(reading.content, layer, reading.ports, {
+        dpi: settings.ingest.dpi,
+        maxPixels: settings.ingest.maxPixels,
+        budgetMs: settings.ingest.pictureBudgetMs,
+      });
+      await persistence.putTokenLayer(accountId, fileId, read);
+      // Pictures of pages already counted: OCR time, no pages.
+      emit('read', {
+        accountId,
+        fileId,
+        textPages: 0,
+        ocrPages: 0,
+        ms: performance.now() - reading.started,
+        ocrMs: reading.ocrMs(),
+      });
+      return read;
+    });
   }
 
-  async function ingest(fileId: string, opts: IngestCallOptions = {}) {
+  async function ingest(fileId: string, opts: IngestCallOptions = {}): Promise<TokenLayer> {
     ctx.assertOpen();
     const accountId = ctx.accountOf(opts);
     const record = await ctx.requireFile(accountId, fileId);
@@ -143,13 +151,9 @@ export function documentsApi(ctx: EngineContext): DocumentsApi {
     }
     const mode = opts.ocr ?? settings.ingest.ocr;
     // Two callers asking for the same document share one reading.
-    const key = `${accountId}\u0000${record.fileId}\u0000${mode}`;
-    let running = inFlight.get(key);
-    if (!running) {
-      running = runIngest(accountId, record, mode).finally(() => inFlight.delete(key));
-      inFlight.set(key, running);
-    }
-    return running;
+    return shared(`${accountId}\u0000${record.fileId}\u0000${mode}`, () =>
+      runIngest(accountId, record, mode),
+    );
   }
 
   const upload: Engine['upload'] = async (input, uploadOptions = {}) => {
