@@ -15,7 +15,7 @@ import { findIdentifiers } from './finders/identifiers.js';
 import { findLabels, patternValues, valuesNear, type Candidate } from './label-search.js';
 import { chooseAcrossReadings } from './readings.js';
 import { findLineItems } from './finders/line-items.js';
-import { findParties } from './finders/parties.js';
+import { findParties, type PartyCandidates } from './finders/parties.js';
 import { findReferences } from './finders/references.js';
 import { documentHints, type DocumentHints } from './hints.js';
 import { candidateFeatures, featureContext, type FeatureContext } from './candidate-features.js';
@@ -45,6 +45,9 @@ export interface ExtractFieldsOptions {
   /** What reviews of the account's suppliers taught (src/learning): used when the document is one of theirs. */
   suppliers?: readonly SupplierMemory[];
 }
+
+const SUPPLIER_NAME: FieldDefinition = { name: 'document.supplierName', kind: 'text' };
+const SUPPLIER_ADDRESS = 'document.supplierAddress';
 
 /** The model `npm run train` fitted on the development corpus (weights and calibration as data). */
 const SHIPPED_MODEL = shippedModel as unknown as RankerModel;
@@ -100,34 +103,48 @@ function extractReading(layer: TokenLayer, options: ExtractFieldsOptions): Verbo
       ? recogniseSupplier(view, options.suppliers)
       : undefined;
   const hints = withLearnedHints(documentHints(view, options.locale), recognition);
-  const names = new Set(options.fields.map((f) => f.name));
-  const candidates = lazyCandidates(view, hints, names);
+  const requested = new Set(options.fields.map((f) => f.name));
+  const { candidates, parties } = lazyCandidates(view, hints, requested);
   const broad = broadCandidates(view, hints);
   const ranker = options.ranker === false ? undefined : (options.ranker ?? SHIPPED_MODEL);
   const curves = options.calibration ?? ranker?.calibration ?? CALIBRATION;
   let context: FeatureContext | undefined;
+  /** A field's candidates, best first, and the one chosen as found (before its score was replaced). */
+  const ranked = (field: FieldDefinition): { list: Candidate[]; chosen: Candidate | undefined } => {
+    const weights = weightsFor(ranker, field.name);
+    const learned = weights !== undefined || options.collect !== undefined;
+    // The supplier's address is the one under the name the ranking chose, not the finder's favourite.
+    const own =
+      field.name === SUPPLIER_ADDRESS && weightsFor(ranker, SUPPLIER_NAME.name)
+        ? addressUnderChosenName()
+        : candidates(field);
+    // A learned ranking chooses among every reading of the field's kind, not only the finder's.
+    const found = learned ? withBroad(own, broad(field)) : own;
+    if (!learned || found.length === 0) return { list: found, chosen: found[0] };
+    context ??= featureContext(view);
+    const features = candidateFeatures(found, context, field);
+    options.collect?.(field, found, features);
+    if (!weights) return { list: found, chosen: found[0] };
+    // The model's probability stands in for the finder's score, in the model's order.
+    const { order, scores } = rankCandidates(weights, features);
+    const list = order.map((i) => ({ ...found[i]!, score: scores[i]! }));
+    // Where the finder saw nothing, a reading elsewhere answers only when the model finds it more
+    // likely right than not: a field the document does not have stays empty.
+    if (own.length === 0 && (list[0]?.score ?? 0) < 0.5) return { list: [], chosen: undefined };
+    return { list, chosen: found[order[0]!] };
+  };
+  let names: ReturnType<typeof ranked> | undefined;
+  const addressUnderChosenName = (): Candidate[] => {
+    names ??= ranked(SUPPLIER_NAME);
+    const finderTop = candidates(SUPPLIER_NAME)[0];
+    return names.chosen && names.chosen !== finderTop
+      ? parties().addressAfterName(names.chosen)
+      : candidates({ name: SUPPLIER_ADDRESS, kind: 'text' });
+  };
   const results = options.fields.map((field) => {
     if (field.name === GENERIC_KEY_VALUES) return keyValuesField(view, field, hints);
     if (field.kind === 'table') return tableField(view, field, hints);
-    const weights = weightsFor(ranker, field.name);
-    const learned = weights !== undefined || options.collect !== undefined;
-    // A learned ranking chooses among every reading of the field's kind, not only the finder's.
-    const own = candidates(field);
-    const found = learned ? withBroad(own, broad(field)) : own;
-    let list: Candidate[] = found;
-    if (learned && found.length > 0) {
-      context ??= featureContext(view);
-      const features = candidateFeatures(found, context, field);
-      options.collect?.(field, found, features);
-      if (weights) {
-        // The model's probability stands in for the finder's score, in the model's order.
-        const { order, scores } = rankCandidates(weights, features);
-        list = order.map((i) => ({ ...found[i]!, score: scores[i]! }));
-        // Where the finder saw nothing, a reading elsewhere answers only when the model finds it more
-        // likely right than not: a field the document does not have stays empty.
-        if (own.length === 0 && (list[0]?.score ?? 0) < 0.5) list = [];
-      }
-    }
+    const { list } = field.name === SUPPLIER_NAME.name ? (names ??= ranked(field)) : ranked(field);
     return toResult(field, list, curves, groupOf(field));
   });
   return recognition ? withSupplierMemory(view, hints, options.fields, results, recognition) : results;
@@ -214,7 +231,7 @@ function lazyCandidates(
   view: DocumentView,
   hints: DocumentHints,
   names: Set<string>,
-): (field: FieldDefinition) => Candidate[] {
+): { candidates: (field: FieldDefinition) => Candidate[]; parties: () => PartyCandidates } {
   const memo = new Map<string, unknown>();
   const once = <T>(key: string, make: () => T): T => {
     if (!memo.has(key)) memo.set(key, make());
@@ -266,11 +283,12 @@ function lazyCandidates(
     'bill.billingPeriodToDate': () => period().to,
     'bill.billingPeriodNumberOfDays': () => period().days,
   };
-  return (field) => {
+  const candidates = (field: FieldDefinition): Candidate[] => {
     const finder = known[field.name];
     if (finder) return once(`field:${field.name}`, finder);
     return once(`field:${field.name}`, () => hostField(view, hints, field));
   };
+  return { candidates, parties };
 }
 
 /** Most readings of a field's kind a document offers to the learned ranking. */

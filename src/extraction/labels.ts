@@ -602,6 +602,7 @@ export const LABELS: Record<string, LabelSet> = {
       'client',
       'kunde',
       'kundenname',
+      'rechnung an',
       'rechnungsempfänger',
       'rechnungsadresse',
       'facturé à',

@@ -178,6 +178,25 @@ describe('amounts', () => {
       expect((doc.field('receipt.total').candidates ?? []).map((c) => c.value)).toContain('65.72');
     }
   });
+
+  it('derives the rounded amount paid when only the unrounded total and the adjustment are printed', async () => {
+    const receipt = (adjustment: string) => {
+      const s = sheet();
+      s.put(200, 60, 'CORNER CAFE SDN BHD', 16, true);
+      s.put(150, 132, 'TOTAL AMT');
+      const total = s.put(400, 132, '60.31');
+      s.put(150, 148, 'ROUNDING ADJ');
+      const rounding = s.put(400, 148, adjustment);
+      return { lines: s.lines, total, rounding };
+    };
+    const { lines, total, rounding } = receipt('-0.01');
+    const doc = await extractLines(engine, lines, ['receipts:1']);
+    await expectPrinted(doc, 'receipt.total', '60.30', [total, rounding]);
+    // An adjustment that does not land on a coin (a misread) leaves the printed total.
+    const odd = receipt('-0.02');
+    const oddDoc = await extractLines(engine, odd.lines, ['receipts:1']);
+    await expectPrinted(oddDoc, 'receipt.total', '60.31', odd.total);
+  });
 });
 
 describe('dates', () => {

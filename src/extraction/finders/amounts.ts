@@ -250,10 +250,9 @@ function applyRounding(view: DocumentView, hints: DocumentHints, out: Record<Amo
     findLabels(view, LABELS[set]!)
       .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens: 4, maxRightGap: 30 }))
       .filter((c) => c.quality >= 1);
-  const rounding = near('rounding')
-    .map((c) => c.norm as number)
-    .find((r) => r !== 0 && Math.abs(r) < 0.1);
-  if (rounding === undefined) return;
+  const adjustment = near('rounding').find((c) => c.norm !== 0 && Math.abs(c.norm as number) < 0.1);
+  if (adjustment === undefined) return;
+  const rounding = adjustment.norm as number;
   const unrounded = out.total.slice(0, 3);
   const paid = [...out.total, ...near('cashTendered')];
   for (const total of unrounded) {
@@ -269,6 +268,20 @@ function applyRounding(view: DocumentView, hints: DocumentHints, out: Record<Amo
     out.total = [lifted, ...out.total.filter((c) => c !== rounded)];
     return;
   }
+  // The rounded amount not printed: the favourite total plus the adjustment, when that lands on a coin
+  // (a multiple of 0.05), is what was paid. Read from the total's and the adjustment's words.
+  const total = out.total[0];
+  if (!total) return;
+  const cents = Math.round(((total.norm as number) + rounding) * 100);
+  if (cents <= 0 || cents % 5 !== 0) return;
+  out.total.unshift({
+    value: (cents / 100).toFixed(2),
+    norm: cents / 100,
+    quality: 1,
+    tokens: [...total.tokens, ...adjustment.tokens],
+    score: raise(total.score, 0.05),
+    source: 'total-rounded+rounding',
+  });
 }
 
 /**

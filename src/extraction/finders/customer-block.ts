@@ -1,5 +1,5 @@
 import { LABELS, type LabelSet } from '../labels.js';
-import type { DocumentView } from '../view.js';
+import { keyOf, type DocumentView } from '../view.js';
 import { findLabels } from '../label-search.js';
 
 /** Labels that announce a block of the customer's lines ("to" and "attention" may stand in a sentence). */
@@ -19,10 +19,15 @@ export function customerBlockTokens(view: DocumentView): Set<number> {
   if (known) return known;
   const ids = new Set<number>();
   for (const hit of findLabels(view, CUSTOMER_BLOCK)) {
+    // A heading of one word is taken as printed: a word one letter off it is another word ("Klang").
+    if (hit.end - hit.start === 1 && hit.row.tokens[hit.start]!.key !== keyOf(hit.phrase)) continue;
     const labelToken = hit.row.tokens[hit.start]!;
     const block = view.layer.lines[labelToken.lineId]?.blockId;
     const blockLines = new Set(view.layer.lines.filter((l) => l.blockId === block).map((l) => l.id));
-    for (const t of view.tokens) if (blockLines.has(t.lineId)) ids.add(t.id);
+    // The label announces what follows it: lines of its layout block above it (a receipt's whole head,
+    // when OCR made one block of it) are not the customer's.
+    const top = labelToken.box.y0 - labelToken.height / 2;
+    for (const t of view.tokens) if (blockLines.has(t.lineId) && t.box.y0 >= top) ids.add(t.id);
     for (const row of view.rows.slice(hit.row.index + 1, hit.row.index + 4)) {
       for (const t of row.tokens)
         if (t.u.x0 >= hit.box.x0 - 0.05 && t.u.x0 <= hit.box.x1 + 0.2) ids.add(t.id);

@@ -23,7 +23,7 @@ const ADDRESS = new Set(ADDRESS_WORDS);
 const NOT_A_NAME =
   /\b(invoice|tax invoice|rechnung|facture|factuur|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir)\b/i;
 const CONTACT =
-  /(@|www\.|https?:|\btel\b|\bphone\b|\bfax\b|\bfon\b|\bemail\b|\be-mail\b|\bmobile\b|\bh\/p\b|\bwebsite\b|\bhp\b)/i;
+  /(@|www\.|https?:|\btel\b|\bphone\b|\bfax\b|\bfon\b|\bemail\b|\be-mail\b|\bmobile\b|\bh\/p\b|\bwebsite\b|\bhp\b|\bwhats ?app\b)/i;
 const TAX_LINE =
   /\b(gst|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax)\b/i;
 
@@ -99,12 +99,17 @@ const PHONE = /(\(?\+?\d{2,4}\)?[\s-]\d{2,4}[\s-]\d{3,4}\b)|(^[\d\s()+-]{9,}$)/;
 /** A company number in a short segment ("273500-U (BKI)", "(£19336-T)"): Malaysian and similar forms. */
 const COMPANY_NUMBER = /\d{4,8}-[A-Z]\b/;
 
+const LABELLED = /\p{L}\.?\s*:\s*\S|\s:\s/u;
+
 function isAddressLine(segment: Segment): boolean {
   if (REGISTRATION.test(segment.text.trim())) return false;
   if (segment.tokens.length <= 4 && COMPANY_NUMBER.test(segment.text)) return false;
+  // A labelled value ("Served by: Ann", "Points : 310"), whatever OCR made of its label: addresses print
+  // colons only after a number's "No" ("Lot No: G1").
+  if (LABELLED.test(segment.text.replace(/\bno\.?\s*:/gi, ''))) return false;
   if (
     CONTACT.test(segment.text) ||
-    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier)\b/i.test(segment.text)
+    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change)\b/i.test(segment.text)
   )
     return false;
   const words = segment.tokens.map((t) => t.key);
@@ -116,8 +121,14 @@ function isAddressLine(segment: Segment): boolean {
 
 export interface PartyCandidates {
   supplierName: Candidate[];
+  /** The address under the finder's favourite name. */
   supplierAddress: Candidate[];
   customerName: Candidate[];
+  /**
+   * The address under another of the names proposed: the one a ranking of the names chose. Empty for a
+   * candidate that is not one of `supplierName`.
+   */
+  addressAfterName: (name: Candidate) => Candidate[];
 }
 
 /**
@@ -137,13 +148,20 @@ export function findParties(view: DocumentView): PartyCandidates {
   const firstTextual = segments.findIndex(
     (s) => letterShare(s.text) > 0.6 && s.text.replace(/[^\p{L}]/gu, '').length >= 3,
   );
+  // Lines a name broken after its "&" took in: a part of a name is not one. (A line holding only the
+  // legal form is kept: the line above it may be a stray mark, not the name's start.)
+  const continued = new Set<number>();
   for (const segment of segments) {
+    if (continued.has(segment.order)) continue;
     if (segment.tokens.some((t) => customerTokens.has(t.id))) continue;
-    const text = segment.text;
+    if (segment.tokens.length > 10) continue;
+    const { tokens, legalAt, continuesBelow } = nameTokens(view, segments, segment);
+    if (continuesBelow) continued.add(segment.order + 1);
+    // Letters make a name; a company number after its legal form ("99 Speed Mart S/B (519537-X)") is
+    // cut before they are counted.
+    const text = tokens.map((t) => t.text).join(' ');
     const lettersOnly = text.replace(/[^\p{L}]/gu, '');
     if (lettersOnly.length < 3 || letterShare(text) < 0.55) continue;
-    if (segment.tokens.length > 10) continue;
-    const { tokens, legalAt } = nameTokens(view, segments, segment);
     // A legal form alone ("Co.", "Sdn Bhd") is not a name.
     if (tokens.every((t) => LEGAL.has(t.key))) continue;
     const score = headerScore(segment, tokens, legalAt, { body, firstTextual, repeated });
@@ -160,7 +178,8 @@ export function findParties(view: DocumentView): PartyCandidates {
   }
   scored.sort((a, b) => b.score - a.score);
   // Up to 12: the learned ranking chooses among more than the finder's own favourites.
-  const supplierName: Candidate[] = scored.slice(0, 12).map(({ tokens, score }) => ({
+  const proposed = scored.slice(0, 12);
+  const supplierName: Candidate[] = proposed.map(({ tokens, score }) => ({
     value: cleanName(tokens.map((t) => t.text).join(' ')),
     norm: cleanName(tokens.map((t) => t.text).join(' ')),
     quality: 1,
@@ -168,9 +187,18 @@ export function findParties(view: DocumentView): PartyCandidates {
     score,
     source: 'header',
   }));
+  const addressOf = (entry: (typeof scored)[number] | undefined): Candidate[] =>
+    entry ? addressAfter(segments, entry.segment, entry.tokens, entry.score) : [];
   const top = scored[0];
-  const supplierAddress = top ? addressAfter(segments, top.segment, top.tokens, top.score) : [];
-  return { supplierName, supplierAddress, customerName: findCustomer(view, segments, top?.segment) };
+  return {
+    supplierName,
+    supplierAddress: addressOf(top),
+    customerName: findCustomer(view, segments, top?.segment),
+    addressAfterName: (name) => {
+      const at = supplierName.indexOf(name);
+      return at < 0 ? [] : addressOf(proposed[at]);
+    },
+  };
 }
 
 function lastLegalForm(tokens: readonly ViewToken[]): number {
@@ -183,7 +211,7 @@ function nameTokens(
   view: DocumentView,
   segments: Segment[],
   segment: Segment,
-): { tokens: ViewToken[]; legalAt: number } {
+): { tokens: ViewToken[]; legalAt: number; continuesBelow?: boolean } {
   let legalAt = hasLegalForm(segment.tokens);
   let own = segment.tokens;
   // "Owned by: Chef Lee Sdn Bhd": the company follows the colon.
@@ -198,8 +226,22 @@ function nameTokens(
   const after = own.slice(tokens.length);
   if (after.length > 0 && after.length <= 2 && after.every((t) => /^\p{Lu}[\p{L}-]+$/u.test(t.text)))
     tokens = own;
-  // A name broken over two lines: the second short line ends in the legal form.
+  // A name broken over two lines: the second short line ends in the legal form, or the first ends
+  // in "&" ("Home Master Hardware &" over "Electrical").
   const next = segments[segment.order + 1];
+  const close =
+    next !== undefined && next.tokens[0]!.box.y0 - segment.tokens[0]!.box.y1 < 2 * view.bodyHeight;
+  if (
+    legalAt < 0 &&
+    close &&
+    /&$|^(and|und|et|en|e|y)$/i.test(tokens[tokens.length - 1]!.text) &&
+    next.tokens.length <= 4 &&
+    letterShare(next.text) > 0.8
+  ) {
+    const joined = [...tokens, ...next.tokens];
+    const joinedLegal = hasLegalForm(joined);
+    return { tokens: joined, legalAt: joinedLegal, continuesBelow: true };
+  }
   const nextLegal = next ? lastLegalForm(next.tokens) : -1;
   if (
     legalAt < 0 &&
@@ -311,6 +353,8 @@ function addressAfter(
         }
       } else {
         if (CONTACT.test(segment.text) || TAX_LINE.test(segment.text) || PHONE.test(segment.text)) break;
+        // Past its first line, an address prints no labelled number ("ID. NO : 0001", a tax id misread).
+        if (LABELLED.test(segment.text)) break;
         // A line of place names alone ("KSL CITY", "KUALA LUMPUR") continues an address.
         if (!address && !/^[\p{L}\s.,'-]+$/u.test(segment.text)) break;
         // A line of words alone is a place name only if nothing earlier looked like a company.

@@ -140,7 +140,7 @@ function parseWithoutDayName(s: string, hints: DateHints): ParsedDate | undefine
   // A time holds a colon: without one there is nothing to strip (and the pattern is costly).
   const t = (s.includes(':') ? s.replace(TRAILING_TIME, '') : s).trim();
   if (t.length === 0) return undefined;
-  return parseNumeric(t, hints) ?? parseCompact(t) ?? parseTextual(t);
+  return parseNumeric(t, hints) ?? parseCompact(t, hints) ?? parseTextual(t);
 }
 
 function parseNumeric(t: string, hints: DateHints): ParsedDate | undefined {
@@ -180,11 +180,21 @@ function parseNumeric(t: string, hints: DateHints): ParsedDate | undefined {
   return { iso, ambiguous, order };
 }
 
-function parseCompact(t: string): ParsedDate | undefined {
-  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(t);
-  if (!m) return undefined;
-  const iso = isoDate(Number(m[1]), Number(m[2]), Number(m[3]));
-  return iso ? { iso, ambiguous: false, order: 'YMD' } : undefined;
+function parseCompact(t: string, hints: DateHints): ParsedDate | undefined {
+  if (!/^\d{8}$/.test(t)) return undefined;
+  const iso = isoDate(Number(t.slice(0, 4)), Number(t.slice(4, 6)), Number(t.slice(6, 8)));
+  if (iso) return { iso, ambiguous: false, order: 'YMD' };
+  // Day and month first, as tills print them (`27032018`): a year of this century or the last only.
+  if (!/^(19|20)$/.test(t.slice(4, 6))) return undefined;
+  const [a, b, year] = [Number(t.slice(0, 2)), Number(t.slice(2, 4)), Number(t.slice(4))];
+  const dmy = isoDate(year, b, a);
+  const mdy = isoDate(year, a, b);
+  const order: DateOrder | undefined =
+    hints.order === 'MDY' ? (mdy ? 'MDY' : dmy ? 'DMY' : undefined) : dmy ? 'DMY' : mdy ? 'MDY' : undefined;
+  if (!order) return undefined;
+  const chosen = order === 'DMY' ? dmy! : mdy!;
+  const other = order === 'DMY' ? mdy : dmy;
+  return { iso: chosen, ambiguous: other !== undefined && other !== chosen, order };
 }
 
 function parseTextual(t: string): ParsedDate | undefined {

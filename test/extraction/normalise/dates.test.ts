@@ -17,6 +17,8 @@ describe('parseDate', () => {
     ['2018/01/25', '2018-01-25', 'YMD'],
     ['2018.1.5', '2018-01-05', 'YMD'],
     ['20180125', '2018-01-25', 'YMD'],
+    ['27032018', '2018-03-27', 'DMY'],
+    ['12312024', '2024-12-31', 'MDY'],
     ['29/02/2024', '2024-02-29', 'DMY'],
     ['29.02.2000', '2000-02-29', 'DMY'],
   ])('reads numeric %j as %s (%s)', (text, iso, order) => {
@@ -152,6 +154,19 @@ describe('parseDate', () => {
     });
   });
 
+  it('reads eight digits day first as a till prints them, only with a year of 19xx or 20xx', () => {
+    expect(parseDate('04032018')).toEqual({ iso: '2018-03-04', ambiguous: true, order: 'DMY' });
+    expect(parseDate('04032018', { order: 'MDY' })).toEqual({
+      iso: '2018-04-03',
+      ambiguous: true,
+      order: 'MDY',
+    });
+    // Year first wins where both read: 2011-12-20, not 20 November 1220.
+    expect(parseDate('20111220')?.iso).toBe('2011-12-20');
+    expect(parseDate('27031818')).toBeUndefined();
+    expect(parseDate('32032018')).toBeUndefined();
+  });
+
   it('expands two-digit years: 00-69 to 20xx, 70-99 to 19xx', () => {
     expect(parseDate('01.01.00')?.iso).toBe('2000-01-01');
     expect(parseDate('01.01.69')?.iso).toBe('2069-01-01');
@@ -175,7 +190,10 @@ describe('parseDate', () => {
         '0 Jan 2024',
       ],
     ],
-    ['digit runs that are not YYYYMMDD', ['250118', '25012018', '20181325', '2018012', '201801250']],
+    [
+      'digit runs that are no date of eight digits',
+      ['250118', '20181325', '32132018', '2018012', '201801250'],
+    ],
     ['years out of range', ['01.01.1899', '01.01.2100', '2200-01-01', '12.03.3024']],
     [
       'mixed or odd separators',

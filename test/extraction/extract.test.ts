@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { CALIBRATION } from '../../src/extraction/calibration.js';
+import { FEATURE_NAMES } from '../../src/extraction/candidate-features.js';
+import { extractFields } from '../../src/extraction/extract.js';
+import type { RankerModel } from '../../src/extraction/ranker.js';
+import type { FieldDefinition } from '../../src/products/types.js';
+import { receiptLayer } from '../helpers/token-layer.js';
+
+const NAME: FieldDefinition = { name: 'document.supplierName', kind: 'text' };
+const ADDRESS: FieldDefinition = { name: 'document.supplierAddress', kind: 'text' };
+
+/** A model whose ranking of names prefers the lowest on the page without digits; addresses keep the finder's score. */
+function lowestNameModel(): RankerModel {
+  const weights = (named: Record<string, number>): number[] => FEATURE_NAMES.map((n) => named[n] ?? 0);
+  return {
+    version: 1,
+    features: [...FEATURE_NAMES],
+    fields: {
+      [NAME.name]: { weights: weights({ bias: -3, y: 12, digits: -30 }), documents: 1 },
+      [ADDRESS.name]: { weights: weights({ score: 4, bias: -1 }), documents: 1 },
+    },
+    calibration: CALIBRATION,
+  };
+}
+
+describe('extraction across fields', () => {
+  it("reads the supplier's address under the name the ranking chose, not the finder's favourite", () => {
+    const layer = receiptLayer([
+      'NORTH STAR SDN BHD',
+      '12 Jalan Utara, 50000 Kuala Lumpur',
+      'TOTAL 12.00',
+      'operated by',
+      'SOUTH WIND TRADING',
+      '7 Jalan Selatan, 81100 Johor Bahru',
+    ]);
+    const [name, address] = extractFields(layer, { fields: [NAME, ADDRESS], ranker: lowestNameModel() });
+    expect(name!.value).toBe('SOUTH WIND TRADING');
+    expect(address!.value).toBe('7 Jalan Selatan, 81100 Johor Bahru');
+    // Without a model, both follow the finder: the name at the top and the address under it.
+    const [plainName, plainAddress] = extractFields(layer, { fields: [NAME, ADDRESS], ranker: false });
+    expect(plainName!.value).toBe('NORTH STAR SDN BHD');
+    expect(plainAddress!.value).toBe('12 Jalan Utara, 50000 Kuala Lumpur');
+  });
+
+  it('follows the chosen name when the address alone is asked for', () => {
+    const layer = receiptLayer([
+      'NORTH STAR SDN BHD',
+      '12 Jalan Utara, 50000 Kuala Lumpur',
+      'TOTAL 12.00',
+      'operated by',
+      'SOUTH WIND TRADING',
+      '7 Jalan Selatan, 81100 Johor Bahru',
+    ]);
+    const [address] = extractFields(layer, { fields: [ADDRESS], ranker: lowestNameModel() });
+    expect(address!.value).toBe('7 Jalan Selatan, 81100 Johor Bahru');
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { customerBlockTokens } from '../../../src/extraction/finders/customer-block.js';
+import { createView } from '../../../src/extraction/view.js';
+import { receiptLayer } from '../../helpers/token-layer.js';
+
+const texts = (rows: string[]): string[] => {
+  const view = createView(receiptLayer(rows));
+  const ids = customerBlockTokens(view);
+  return view.tokens.filter((t) => ids.has(t.id)).map((t) => t.text);
+};
+
+describe("the customer's block", () => {
+  it('is announced by a heading printed as such, not by a word one letter off it', () => {
+    // "KLANG" is one letter off the Dutch "klant": a town in the shop's address, not a heading.
+    expect(
+      texts(['SPEED MART SDN BHD', 'LOT 2811, JALAN ANGSA', '41150 KLANG, SELANGOR', 'TOTAL 12.00']),
+    ).toEqual([]);
+  });
+
+  it('holds the lines after its heading, not those of its layout block above it', () => {
+    // OCR made one block of the whole receipt: the shop's head above "Bill To" is not the buyer's.
+    const rows = [
+      'BEYOND BROTHERS HARDWARE',
+      'LOT 1-0-2, JLN 1/50',
+      '53000 KUALA LUMPUR',
+      'Bill To',
+      'Cash Customer',
+      'TOTAL 12.00',
+    ];
+    const found = texts(rows);
+    expect(found).toEqual(expect.arrayContaining(['Bill', 'To', 'Cash', 'Customer']));
+    expect(found).not.toContain('BEYOND');
+    expect(found).not.toContain('KUALA');
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { findParties } from '../../../src/extraction/finders/parties.js';
+import { createView } from '../../../src/extraction/view.js';
+import { receiptLayer } from '../../helpers/token-layer.js';
+
+const partiesOf = (rows: string[]) => findParties(createView(receiptLayer(rows)));
+
+describe("the supplier's name and address", () => {
+  it('takes a name followed by its company number, which is cut off', () => {
+    const parties = partiesOf([
+      '99 SPEED MART S/B (519537-X)',
+      'LOT P.T. 2811, JALAN ANGSA',
+      '41150 KLANG, SELANGOR',
+      'INVOICE NO : 18311',
+      'TOTAL 12.00',
+    ]);
+    expect(parties.supplierName[0]?.value).toBe('99 SPEED MART S/B');
+    expect(parties.supplierAddress[0]?.value).toBe('LOT P.T. 2811, JALAN ANGSA, 41150 KLANG, SELANGOR');
+  });
+
+  it('ends the address at a labelled value, but keeps a first line numbered "Lot No:"', () => {
+    const parties = partiesOf([
+      'SUNSHINE TRADING SDN BHD',
+      'Lot No: G1, Ground Floor',
+      'Jalan Kiara, 50480 Kuala Lumpur',
+      'Served by: Ann 27/02/2018',
+      'TOTAL 12.00',
+    ]);
+    expect(parties.supplierAddress[0]?.value).toBe(
+      'Lot No: G1, Ground Floor, Jalan Kiara, 50480 Kuala Lumpur',
+    );
+  });
+
+  it('joins a name broken after its "&" and does not offer the second line alone', () => {
+    const parties = partiesOf([
+      'HOME MASTER HARDWARE &',
+      'ELECTRICAL',
+      'NO.113G, JALAN SETIA 40170 SHAH ALAM',
+      'TOTAL 12.00',
+    ]);
+    const names = parties.supplierName.map((c) => c.value);
+    expect(names[0]).toBe('HOME MASTER HARDWARE & ELECTRICAL');
+    expect(names).not.toContain('ELECTRICAL');
+  });
+
+  it('gives the address under any name proposed, for the name a ranking chooses', () => {
+    const parties = partiesOf([
+      'NORTH STAR SDN BHD',
+      '12 Jalan Utara, 50000 Kuala Lumpur',
+      'TOTAL 12.00',
+      'operated by',
+      'SOUTH WIND TRADING',
+      '7 Jalan Selatan, 81100 Johor Bahru',
+    ]);
+    expect(parties.supplierName[0]?.value).toBe('NORTH STAR SDN BHD');
+    expect(parties.supplierAddress[0]?.value).toBe('12 Jalan Utara, 50000 Kuala Lumpur');
+    const south = parties.supplierName.find((c) => c.value === 'SOUTH WIND TRADING');
+    expect(south).toBeDefined();
+    expect(parties.addressAfterName(south!)[0]?.value).toBe('7 Jalan Selatan, 81100 Johor Bahru');
+    expect(parties.addressAfterName({ ...south! })).toEqual([]);
+  });
+});
