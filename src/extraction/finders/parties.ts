@@ -163,7 +163,7 @@ export function findParties(view: DocumentView): PartyCandidates {
     const lettersOnly = text.replace(/[^\p{L}]/gu, '');
     if (lettersOnly.length < 3 || letterShare(text) < 0.55) continue;
     // A legal form alone ("Co.", "Sdn Bhd") is not a name.
-    if (tokens.every((t) => LEGAL.has(t.key))) continue;
+    if (tokens.every((_, i) => isLegalAt(tokens, i))) continue;
     const score = headerScore(segment, tokens, legalAt, { body, firstTextual, repeated });
     scored.push({ segment, tokens, score });
   }
@@ -220,6 +220,14 @@ function nameTokens(
     own = own.slice(colon + 1);
     legalAt = hasLegalForm(own);
   }
+  // "All services are sold by Amazon Web Services, Inc.": the company after "sold by", "operated by"...
+  const by = own.findIndex(
+    (t, i) => t.key === 'by' && i > 0 && /(ed|sold|run|von|par|door)$/.test(own[i - 1]!.key) && legalAt > i,
+  );
+  if (by > 0) {
+    own = own.slice(by + 1);
+    legalAt = hasLegalForm(own);
+  }
   let tokens = legalAt >= 0 ? own.slice(0, legalAt + 1 + trailingLegal(own, legalAt)) : own;
   // After the legal form comes an address or a number, which is cut; a place name that belongs
   // to the name ("Rohstoff AG Salzgitter") is kept.
@@ -252,6 +260,31 @@ function nameTokens(
     next.tokens[0]!.box.y0 - segment.tokens[0]!.box.y1 < 2 * view.bodyHeight
   ) {
     tokens = [...tokens, ...next.tokens.slice(0, nextLegal + 1 + trailingLegal(next.tokens, nextLegal))];
+    legalAt = tokens.length - 1;
+    return { tokens, legalAt };
+  }
+  // Over three lines on a narrow receipt ("Aik Huat Hardware" / "Enterprise (Setia" / "Alam) Sdn Bhd"):
+  // two short lines of words, the last ending in the legal form, each right under the one before.
+  const third = segments[segment.order + 2];
+  const thirdLegal = third ? lastLegalForm(third.tokens) : -1;
+  if (
+    legalAt < 0 &&
+    !/:$/.test(segment.text) &&
+    close &&
+    third &&
+    nextLegal < 0 &&
+    thirdLegal >= 0 &&
+    next.tokens.length <= 4 &&
+    third.tokens.length <= 4 &&
+    letterShare(next.text) > 0.8 &&
+    !isAddressLine(next) &&
+    third.tokens[0]!.box.y0 - next.tokens[0]!.box.y1 < 2 * view.bodyHeight
+  ) {
+    tokens = [
+      ...tokens,
+      ...next.tokens,
+      ...third.tokens.slice(0, thirdLegal + 1 + trailingLegal(third.tokens, thirdLegal)),
+    ];
     legalAt = tokens.length - 1;
   }
   return { tokens, legalAt };

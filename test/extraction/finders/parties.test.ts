@@ -43,6 +43,29 @@ describe("the supplier's name and address", () => {
     expect(names).not.toContain('ELECTRICAL');
   });
 
+  it('joins a name wrapped over three short lines down to its legal form', () => {
+    const parties = partiesOf([
+      'AIK HUAT HARDWARE',
+      'ENTERPRISE (SETIA',
+      'ALAM) SDN BHD',
+      'NO. 17-G, JALAN SETIA 40170 SHAH ALAM',
+      'TOTAL 12.00',
+    ]);
+    expect(parties.supplierName[0]?.value).toBe('AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD');
+  });
+
+  it('takes the company a line says the goods are sold by, and never a legal form alone', () => {
+    const parties = partiesOf([
+      'Invoice',
+      'All services are sold by Northwind Services, Inc.',
+      'Son Bhd',
+      'TOTAL 12.00',
+    ]);
+    const names = parties.supplierName.map((c) => c.value);
+    expect(names[0]).toBe('Northwind Services, Inc.');
+    expect(names).not.toContain('Son Bhd');
+  });
+
   it('gives the address under any name proposed, for the name a ranking chooses', () => {
     const parties = partiesOf([
       'NORTH STAR SDN BHD',
