@@ -29,6 +29,30 @@ async function receipt() {
 }
 
 describe('candidate features', () => {
+  it('count a total the cash tendered equals, no change given, as agreeing with other fields', async () => {
+    const agreement = async (cash: string) => {
+      const s = sheet();
+      s.put(50, 60, 'Corner Grocer Ltd', 22, true);
+      s.put(50, 600, 'Total');
+      s.put(400, 600, '11.00');
+      s.put(50, 620, 'Cash');
+      s.put(400, 620, cash);
+      const doc = await readPages(engine, [{ lines: s.lines }]);
+      let agrees: number | undefined;
+      extractFields(doc.layer, {
+        fields: fieldsOf(['receipts:1']),
+        ranker: false,
+        collect: (field, candidates, features) => {
+          const at = candidates.findIndex((c) => c.value === '11.00');
+          if (field.name === 'receipt.total') agrees = features[at]![index('agrees-with-other-fields')];
+        },
+      });
+      return agrees;
+    };
+    expect(await agreement('11.00')).toBe(1);
+    expect(await agreement('20.00')).toBe(0);
+  });
+
   it('describe where a candidate is, how it was found and what it reads', async () => {
     const doc = await receipt();
     const seen = new Map<string, Array<{ value: string; features: number[] }>>();

@@ -179,6 +179,19 @@ describe('amounts', () => {
     }
   });
 
+  it('takes the total the cash tendered confirms over a tax line that says "included in total"', async () => {
+    const s = sheet();
+    s.put(200, 60, 'CORNER CAFE SDN BHD', 16, true);
+    s.put(150, 132, 'Total Incl. GST@6%');
+    const total = s.put(400, 132, 'RM 3.30');
+    s.put(150, 148, 'CASH');
+    s.put(400, 148, 'RM 3.30');
+    s.put(150, 164, 'GST @6% included in total');
+    s.put(400, 164, 'RM 0.19');
+    const doc = await extractLines(engine, s.lines, ['receipts:1']);
+    await expectPrinted(doc, 'receipt.total', '3.30', total);
+  });
+
   it('derives the rounded amount paid when only the unrounded total and the adjustment are printed', async () => {
     const receipt = (adjustment: string) => {
       const s = sheet();

@@ -34,7 +34,8 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
                 other.hit.end >= hit.end &&
                 other.hit.end - other.hit.start > hit.end - hit.start,
             ),
-        ),
+        )
+        .filter((hit) => !includedIn(hit.row.tokens, hit.start)),
     ]),
   );
   // A row may hold several label-value pairs ("Excl. BTW 593,36 Subtotaal 717,97"): a value is
@@ -105,6 +106,16 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     out.amountDue.push({ ...total, score: total.score * 0.6, source: 'total-as-due' });
   }
   return out;
+}
+
+/** "GST 6% included in total 0.19": the label after "included in" names what the amount is part of. */
+function includedIn(tokens: readonly { key: string }[], start: number): boolean {
+  const before = tokens[start - 1]?.key;
+  const twoBefore = tokens[start - 2]?.key ?? '';
+  return (
+    (before === 'in' || before === 'dans' || before === 'im') &&
+    /^(incl|inkl|inclus|included|including|enthalten|inbegriffen|inclusive)/.test(twoBefore)
+  );
 }
 
 /** Adds evidence without reaching certainty: a sure candidate stays ahead of a merely boosted one. */
@@ -206,8 +217,8 @@ function applyCashAndChange(
     // Paid exactly, no change: a total equal to the cash is confirmed.
     out.total = out.total
       .map((c) =>
-        Math.abs((c.norm as number) - (cash.norm as number)) < 0.005
-          ? { ...c, score: raise(c.score, 0.15) }
+        Math.abs((c.norm as number) - (cash.norm as number)) < 0.005 && !cash.tokens.includes(c.tokens[0]!)
+          ? { ...c, score: raise(c.score, 0.15), source: `${c.source}+cash` }
           : c,
       )
       .sort((a, b) => b.score - a.score);
