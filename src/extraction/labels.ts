@@ -10,6 +10,12 @@ export interface LabelSet {
   not?: string[];
 }
 
+/**
+ * Customer labels that may also stand in a sentence ("to", "Aan", "attention"): a name after them is
+ * the customer's with less trust, and they do not announce a block of the customer's lines.
+ */
+export const WEAK_CUSTOMER_LABELS: ReadonlySet<string> = new Set(['to', 'aan', 'attention', 'attn']);
+
 export const LABELS: Record<string, LabelSet> = {
   total: {
     strong: [
@@ -610,6 +616,13 @@ export const LABELS: Record<string, LabelSet> = {
       'client facturé',
       'klant',
       'factuuradres',
+      'intestatario',
+      'spett.le',
+      'spettabile',
+      'aan',
+      'destinatario',
+      'destinataire',
+      'cliente',
       'attention',
       'attn',
       'buyer',

@@ -493,6 +493,55 @@ describe('parties', () => {
     expect(doc.value('document.supplierAddress')).toBe('Level 3, 100 George Street, Sydney NSW 2000');
   });
 
+  it("reads the name under a customer label whose row holds another column's labelled value", async () => {
+    const s = sheet();
+    s.put(300, 40, 'Montertec N.V.', 14, true);
+    s.put(300, 56, 'Narvenplein 221');
+    s.put(300, 70, '3244 AB Varlin');
+    s.put(50, 150, 'Klant:');
+    const customer = s.put(50, 164, 'Fiselia B.V.');
+    s.put(350, 164, 'Factuurnummer: FA-82068');
+    s.put(50, 178, 'Mibleplein 151');
+    s.put(350, 178, 'Factuurdatum: 14 februari 2024');
+    s.put(350, 500, 'Totaalbedrag');
+    s.put(480, 500, '912,36');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.customerName', 'Fiselia B.V.', customer);
+  });
+
+  it.each([
+    ['Intestatario:', 'Blebrezania S.r.l.'],
+    ['Spett.le:', 'Varble Bledor Forniture'],
+    ['Aan:', 'Lena Moreau'],
+  ])('reads the customer under "%s"', async (label, name) => {
+    const s = sheet();
+    s.put(300, 40, 'Pedorix S.a.s.', 14, true);
+    s.put(300, 56, 'Via Salin 221');
+    s.put(50, 150, label);
+    const customer = s.put(50, 164, name);
+    s.put(50, 178, 'Via Zannar 110');
+    s.put(50, 192, '27369 Ixselbre');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.customerName', name, customer);
+  });
+
+  it('reads the recipient of a letter, printed without a label under the supplier', async () => {
+    const s = sheet();
+    s.put(320, 40, 'Garcia & Jansen Pty Ltd', 14, true);
+    s.put(320, 56, '118 Loel Avenue');
+    s.put(320, 70, 'Bleel LN1 9XY');
+    s.put(50, 120, 'Credit Memo', 16, true);
+    const customer = s.put(320, 150, 'Moreau & Dubois Ltd');
+    s.put(320, 164, 'Alexandre Payet');
+    s.put(320, 178, '170 Salo Street');
+    s.put(320, 192, 'Ulan EF5 1XY');
+    s.put(350, 500, 'Total');
+    s.put(480, 500, '912.36');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.customerName', 'Moreau & Dubois Ltd', customer);
+    expect(doc.value('document.supplierName')).toBe('Garcia & Jansen Pty Ltd');
+  });
+
   it('reads a receipt header: name, registration number, address lines and GST id', async () => {
     const s = sheet();
     const name = s.put(150, 50, 'SYARIKAT MAJU JAYA SDN BHD', 14, true);

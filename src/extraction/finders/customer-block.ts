@@ -1,10 +1,10 @@
-import { LABELS, type LabelSet } from '../labels.js';
+import { LABELS, WEAK_CUSTOMER_LABELS, type LabelSet } from '../labels.js';
 import { keyOf, type DocumentView } from '../view.js';
 import { findLabels } from '../label-search.js';
 
 /** Labels that announce a block of the customer's lines ("to" and "attention" may stand in a sentence). */
 const CUSTOMER_BLOCK: LabelSet = {
-  strong: LABELS.customerName!.strong.filter((l) => l !== 'to' && l !== 'attention' && l !== 'attn'),
+  strong: LABELS.customerName!.strong.filter((l) => !WEAK_CUSTOMER_LABELS.has(l)),
 };
 
 const blocks = new WeakMap<DocumentView, Set<number>>();

@@ -1,4 +1,11 @@
-import { ADDRESS_WORDS, COMPANY_WORDS, LABELS, LEGAL_FORMS, type LabelSet } from '../labels.js';
+import {
+  ADDRESS_WORDS,
+  COMPANY_WORDS,
+  LABELS,
+  LEGAL_FORMS,
+  WEAK_CUSTOMER_LABELS,
+  type LabelSet,
+} from '../labels.js';
 import { normaliseText } from '../normalise/text.js';
 import type { DocumentView, ViewToken } from '../view.js';
 import { customerBlockTokens } from './customer-block.js';
@@ -440,9 +447,52 @@ function nameBelow(view: DocumentView, segments: Segment[], label: ViewToken): S
       s.tokens[0]!.box.y0 - label.box.y1 < 0.06,
   );
   for (const segment of under.slice(0, 3)) {
-    // A labelled line ("Nummer : 12345676") is passed, whatever the gap left between its parts.
-    if (view.rows[segment.tokens[0]!.row]!.tokens.some((t) => t.text.includes(':'))) continue;
+    // A labelled line ("Nummer : 12345676") is passed, whatever the gap left between its parts; a
+    // label of another column on the same row ("Invoice No.: 123" beside the name) is not this line's.
+    if (segment.text.includes(':') || segment.rest[0]?.text.startsWith(':')) continue;
     return isNameLike(segment.text) ? segment : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A name-like line in the upper half of the first page, below the supplier's name, that starts a block
+ * of its column with a street under it: the recipient of a letter.
+ */
+function unlabelledRecipient(segments: Segment[], supplier: Segment): Segment | undefined {
+  const supplierKey = normaliseText(supplier.key);
+  const supplierTop = supplier.tokens[0]!.box.y0;
+  for (const [i, segment] of segments.entries()) {
+    const box = segment.tokens[0]!.box;
+    if (box.y0 <= supplierTop + 0.01 || box.y0 > 0.5) continue;
+    if (segment.order === supplier.order || normaliseText(segment.key) === supplierKey) continue;
+    if (!isNameLike(segment.text) || isAddressLine(segment) || NOT_A_NAME.test(segment.text)) continue;
+    if (segment.text.includes(':') || segment.rest.length > 0) continue;
+    const height = segment.tokens[0]!.box.y1 - box.y0;
+    // Its street within two lines (a contact person may come between), each right under the last.
+    const column = segments
+      .slice(i + 1)
+      .filter((s) => Math.abs(s.tokens[0]!.box.x0 - box.x0) < 0.02 && s.tokens[0]!.box.y0 > box.y1 - 0.002)
+      .slice(0, 2);
+    let bottom = box.y1;
+    let street = false;
+    for (const line of column) {
+      if (line.tokens[0]!.box.y0 - bottom > 1.5 * height) break;
+      if (isAddressLine(line)) {
+        street = true;
+        break;
+      }
+      bottom = line.tokens[0]!.box.y1;
+    }
+    if (!street) continue;
+    // A block starts here: a line right above it in its column makes it a later line of another block
+    // (the supplier's street under its name).
+    const above = segments
+      .slice(0, i)
+      .reverse()
+      .find((s) => Math.abs(s.tokens[0]!.box.x0 - box.x0) < 0.02);
+    if (above && box.y0 - above.tokens[0]!.box.y1 < 1.5 * height) continue;
+    return segment;
   }
   return undefined;
 }
@@ -464,7 +514,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
       if (gap > (previous ? 2 : 15)) break;
       sameLine.push(t);
     }
-    const weak = hit.phrase === 'to' || hit.phrase === 'attention' || hit.phrase === 'attn';
+    const weak = WEAK_CUSTOMER_LABELS.has(hit.phrase);
     const strength = weak ? 0.5 : 1;
     if (sameLine.length > 0 && isNameLike(sameLine.map((t) => t.text).join(' '))) {
       const value = normaliseText(sameLine.map((t) => t.text).join(' '));
@@ -488,6 +538,22 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
         tokens: below.tokens,
         score: 0.7 * strength,
         source: 'label-below',
+      });
+    }
+  }
+  // No label: the recipient's block of a letter, a name over its street and town in the upper half of
+  // the first page, under the supplier's name and apart from it.
+  if (supplier) {
+    const recipient = unlabelledRecipient(segments, supplier);
+    if (recipient) {
+      const value = normaliseText(recipient.text);
+      out.push({
+        value,
+        norm: value,
+        quality: 1,
+        tokens: recipient.tokens,
+        score: 0.45,
+        source: 'recipient-block',
       });
     }
   }
