@@ -542,6 +542,40 @@ describe('parties', () => {
     expect(doc.value('document.supplierName')).toBe('Garcia & Jansen Pty Ltd');
   });
 
+  it('reads an address over a British postcode line, ending before a phone printed "Tél."', async () => {
+    const s = sheet();
+    s.put(320, 40, 'Garcia & Jansen Pty Ltd', 14, true);
+    const street = s.put(320, 56, '118 Loel Avenue');
+    const town = s.put(320, 70, 'Bleel LN1 9XY');
+    s.put(320, 84, 'Tél. +46 493 78722');
+    s.put(50, 150, 'Invoice No.: INV-1');
+    s.put(350, 500, 'Total');
+    s.put(480, 500, '912.36');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.supplierAddress', '118 Loel Avenue, Bleel LN1 9XY', [street, town]);
+  });
+
+  it("reads the supplier's address from the footer line that repeats its name", async () => {
+    const s = sheet();
+    s.put(250, 40, 'Distor Druck GmbH & Co. KG', 14, true);
+    s.put(330, 56, 'USt-ID: DE423554837');
+    s.put(50, 150, 'Rechnung Nr.: INV-96502');
+    s.put(350, 500, 'Endbetrag');
+    s.put(480, 500, '6751,99');
+    const footer = s.put(
+      50,
+      800,
+      'Distor Druck GmbH & Co. KG - Seldelallee 208 - 49873 Olelul - USt-ID: DE423554837',
+      8,
+    );
+    const doc = await extractLines(engine, s.lines);
+    expect(doc.value('document.supplierName')).toBe('Distor Druck GmbH & Co. KG');
+    await expectPrinted(doc, 'document.supplierAddress', 'Seldelallee 208 49873 Olelul', [
+      { line: footer, part: 'Seldelallee 208' },
+      { line: footer, part: '49873 Olelul' },
+    ]);
+  });
+
   it('reads a receipt header: name, registration number, address lines and GST id', async () => {
     const s = sheet();
     const name = s.put(150, 50, 'SYARIKAT MAJU JAYA SDN BHD', 14, true);

@@ -30,7 +30,7 @@ const ADDRESS = new Set(ADDRESS_WORDS);
 const NOT_A_NAME =
   /\b(invoice|tax invoice|rechnung|facture|factuur|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir)\b/i;
 const CONTACT =
-  /(@|www\.|https?:|\btel\b|\bphone\b|\bfax\b|\bfon\b|\bemail\b|\be-mail\b|\bmobile\b|\bh\/p\b|\bwebsite\b|\bhp\b|\bwhats ?app\b)/i;
+  /(@|www\.|https?:|\bt[ée]l\b|\bt[ée]l[ée]phone\b|\bphone\b|\bfax\b|\bfon\b|\bemail\b|\be-mail\b|\bmobile\b|\bh\/p\b|\bwebsite\b|\bhp\b|\bwhats ?app\b)/i;
 const TAX_LINE =
   /\b(gst|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax)\b/i;
 
@@ -101,7 +101,7 @@ function hasLegalForm(tokens: readonly ViewToken[]): number {
 const REGISTRATION = /^\(?\s*(co\.?,?\s*(no|reg)\.?\s*:?\s*|company no\.?\s*:?\s*)?[\d\s-]{4,}[a-z]?\s*\)?$/i;
 
 /** A phone number printed without its label: "(603) 8130 2672", "1800-88-1231". */
-const PHONE = /(\(?\+?\d{2,4}\)?[\s-]\d{2,4}[\s-]\d{3,4}\b)|(^[\d\s()+-]{9,}$)/;
+const PHONE = /(\(?\+?\d{2,4}\)?[\s-]\d{2,4}[\s-]\d{3,5}\b)|(^[\d\s()+-]{9,}$)/;
 
 /** A company number in a short segment ("273500-U (BKI)", "(£19336-T)"): Malaysian and similar forms. */
 const COMPANY_NUMBER = /\d{4,8}-[A-Z]\b/;
@@ -121,7 +121,10 @@ function isAddressLine(segment: Segment): boolean {
     return false;
   const words = segment.tokens.map((t) => t.key);
   const addressWord = words.some((w) => ADDRESS.has(w));
-  const postcode = /\b\d{4,6}\b/.test(segment.text);
+  // Numeric postcodes, and the British and Canadian forms ("LN1 9XY", "K1A 0B1").
+  const postcode = /\b\d{4,6}\b|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]\d[A-Z] ?\d[A-Z]\d\b/.test(
+    segment.text,
+  );
   const houseNumber = /\b\d{1,4}[a-z]?\b/i.test(segment.text) && letterShare(segment.text) > 0.4;
   return addressWord || postcode || houseNumber;
 }
@@ -146,7 +149,8 @@ export function findParties(view: DocumentView): PartyCandidates {
   const segments = segmentsOf(view, 1);
   const customerTokens = customerBlockTokens(view);
   const repeated = new Map<string, number>();
-  for (const s of [...segments, ...(view.pageCount > 1 ? segmentsOf(view, view.pageCount) : [])]) {
+  const lastPage = view.pageCount > 1 ? segmentsOf(view, view.pageCount) : [];
+  for (const s of [...segments, ...lastPage]) {
     const key = normaliseText(s.key);
     repeated.set(key, (repeated.get(key) ?? 0) + 1);
   }
@@ -194,8 +198,18 @@ export function findParties(view: DocumentView): PartyCandidates {
     score,
     source: 'header',
   }));
-  const addressOf = (entry: (typeof scored)[number] | undefined): Candidate[] =>
-    entry ? addressAfter(segments, entry.segment, entry.tokens, entry.score) : [];
+  const addressOf = (entry: (typeof scored)[number] | undefined): Candidate[] => {
+    if (!entry) return [];
+    const under = addressAfter(segments, entry.segment, entry.tokens, entry.score);
+    if (under.length > 0) return under;
+    // Nothing under the name: the name's line repeated with the address, as footers print it
+    // ("Name GmbH - Street 1 - 12345 Town").
+    const key = normaliseText(entry.tokens.map((t) => t.text).join(' ')).toLowerCase();
+    const footer = [...segments, ...lastPage].find(
+      (s) => s !== entry.segment && s.rest.length > 0 && normaliseText(s.text).toLowerCase() === key,
+    );
+    return footer ? addressAfter(segments, footer, footer.tokens, entry.score * 0.9) : [];
+  };
   const top = scored[0];
   return {
     supplierName,
@@ -330,11 +344,17 @@ function headerScore(
   return Math.max(0, Math.min(1, score));
 }
 
-/** Legal forms of two words ("Sdn Bhd", "Pty Ltd") are kept whole. */
+/** Legal forms of two words ("Sdn Bhd", "Pty Ltd") or joined by "&" ("GmbH & Co. KG") are kept whole. */
 function trailingLegal(tokens: readonly ViewToken[], at: number): number {
   let extra = 0;
-  while (at + 1 + extra < tokens.length && isLegalAt(tokens, at + 1 + extra)) extra++;
-  return extra;
+  for (;;) {
+    const next = at + 1 + extra;
+    if (next < tokens.length && isLegalAt(tokens, next)) extra++;
+    // "GmbH & Co. KG": forms joined by "&" are one.
+    else if (tokens[next]?.text === '&' && next + 1 < tokens.length && isLegalAt(tokens, next + 1))
+      extra += 2;
+    else return extra;
+  }
 }
 
 function cleanName(text: string): string {
@@ -349,16 +369,17 @@ function addressAfter(
   nameScore: number,
 ): Candidate[] {
   // The rest of the name's own line ("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen").
-  const rest = name.rest.length > 0 ? name.rest : name.tokens.slice(nameTokens.length);
+  const whole = name.rest.length > 0 ? name.rest : name.tokens.slice(nameTokens.length);
+  // Up to the first contact or tax item on the line ("... - 3994 XZ Town - VAT no.: NL...").
+  const stop = whole.findIndex((t) => CONTACT.test(t.text) || TAX_LINE.test(t.key));
+  const rest = stop >= 0 ? whole.slice(0, stop) : whole;
   const restSegment: Segment | undefined =
     rest.length > 0
       ? { ...name, tokens: rest, text: rest.map((t) => t.text).join(' '), key: '', rest: [] }
       : undefined;
   const parts: ViewToken[][] = [];
   if (restSegment && isAddressLine(restSegment)) {
-    // Up to the first contact or tax item on the line.
-    const stop = rest.findIndex((t) => CONTACT.test(t.text) || TAX_LINE.test(t.key));
-    parts.push(stop >= 0 ? rest.slice(0, stop) : rest);
+    parts.push(rest);
   } else {
     const nameBox = name.tokens[0]!.box;
     let previousBottom = Math.max(...name.tokens.map((t) => t.box.y1));
