@@ -74,7 +74,7 @@ const LEGAL: ReadonlySet<string> = new Set(LEGAL_FORMS.map((w) => w.replace(/\.$
 const COMPANY: ReadonlySet<string> = new Set(COMPANY_WORDS);
 
 const DERIVED =
-  /^(total-less|total-rounded|cash-less|total-as-due|payment-terms|largest-amount|first-date|period|locale)/;
+  /^(total-less|total-rounded|tax-lines-sum|cash-less|total-as-due|payment-terms|largest-amount|first-date|period|locale)/;
 
 /** Per document: what features compare candidates with (row order per page, largest print, labels). */
 export interface FeatureContext {

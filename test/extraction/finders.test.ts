@@ -75,6 +75,23 @@ describe('amounts', () => {
     expect(doc.field('invoice.total').valueNorm).toBe(1469.13);
   });
 
+  it('adds up tax printed per rate when no line gives its sum, as subtotal + tax = total says', async () => {
+    const s = sheet();
+    s.put(50, 60, 'Beispiel GmbH', 20, true);
+    s.put(300, 500, 'Gesamt netto');
+    const sub = s.put(470, 500, '9.763,18');
+    s.put(300, 518, 'Umsatzsteuer 19 %');
+    const high = s.put(470, 518, '1.310,13');
+    s.put(300, 536, 'Umsatzsteuer 7 %');
+    const low = s.put(470, 536, '200,74');
+    s.put(300, 554, 'Rechnungsbetrag');
+    const total = s.put(470, 554, '11.274,05');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'invoice.subTotal', '9763.18', sub);
+    await expectPrinted(doc, 'invoice.tax', '1510.87', [high, low]);
+    await expectPrinted(doc, 'invoice.total', '11274.05', total);
+  });
+
   it('reads French labels: Total HT, TVA, Total TTC, and the amount due from "Net à payer"', async () => {
     const s = sheet();
     s.put(50, 60, 'Exemple SARL', 20, true);

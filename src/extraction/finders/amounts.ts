@@ -108,6 +108,23 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   return out;
 }
 
+/** Pairs and triples of candidates printed on different rows. */
+function groupsOf(candidates: readonly Candidate[]): Candidate[][] {
+  const row = (c: Candidate): number => c.tokens[0]!.row;
+  const groups: Candidate[][] = [];
+  for (let i = 0; i < candidates.length; i++)
+    for (let j = i + 1; j < candidates.length; j++) {
+      const [a, b] = [candidates[i]!, candidates[j]!];
+      if (row(a) === row(b)) continue;
+      groups.push([a, b]);
+      for (let k = j + 1; k < candidates.length; k++) {
+        const c = candidates[k]!;
+        if (row(c) !== row(a) && row(c) !== row(b)) groups.push([a, b, c]);
+      }
+    }
+  return groups;
+}
+
 /** "GST 6% included in total 0.19": the label after "included in" names what the amount is part of. */
 function includedIn(tokens: readonly { key: string }[], start: number): boolean {
   const before = tokens[start - 1]?.key;
@@ -315,6 +332,26 @@ function deriveMissingPart(
         ...tax,
         score: Math.min(total.score, sub.score) * 0.8,
         source: 'total-less-subtotal',
+      };
+      out.tax.push(derived);
+      return { sub, tax: derived, total, score: total.score + sub.score };
+    }
+  }
+  // Tax printed per rate ("USt 19 % 1.310,13", "USt 7 % 200,74") and no line for its sum: the lines
+  // that add up with the subtotal to the total are the tax, their sum the value.
+  const lines = out.tax.slice(0, 6);
+  for (const sub of out.subTotal.slice(0, 3)) {
+    const wanted = t - (sub.norm as number);
+    for (const group of groupsOf(lines)) {
+      const sum = group.reduce((a, c) => a + (c.norm as number), 0);
+      if (Math.abs(sum - wanted) >= 0.011 || sum === 0) continue;
+      const derived: Candidate = {
+        value: sum.toFixed(2),
+        norm: Math.round(sum * 100) / 100,
+        quality: 1,
+        tokens: group.flatMap((c) => c.tokens),
+        score: Math.min(total.score, sub.score, ...group.map((c) => c.score)) * 0.9,
+        source: 'tax-lines-sum',
       };
       out.tax.push(derived);
       return { sub, tax: derived, total, score: total.score + sub.score };
