@@ -326,6 +326,26 @@ describe('references', () => {
     await expectPrinted(doc, 'invoice.purchaseOrderNo', 'PO-4471', po);
   });
 
+  it.each([
+    ['Factura n.º:', 'R83357', 'Pedido:', '600198'],
+    ['Numero fattura', 'INV-70334', 'N. ordine:', '532171'],
+    ['N. documento', '2024-21800', 'Ordine', 'ORD125984'],
+    ['Nummer', 'N81901', 'Inkoopordernr.', 'B603828'],
+    ['Rechnung Nr.:', '2024-10932', 'Bestell-Nr.:', 'B226880'],
+    ['Facture n°', 'F18701', 'Réf. commande', 'PO618350'],
+  ])('reads "%s" %s and "%s" %s', async (label, number, poLabel, poNumber) => {
+    const s = sheet();
+    s.put(50, 60, 'Pedorix S.a.s.', 20, true);
+    s.put(50, 150, label);
+    const value = s.put(160, 150, number);
+    s.put(50, 168, 'BTW nr.: NL827746167B01');
+    s.put(50, 186, poLabel);
+    const po = s.put(160, 186, poNumber);
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.referenceNo', number, value);
+    await expectPrinted(doc, 'invoice.purchaseOrderNo', poNumber, po);
+  });
+
   it('reads a number glued to its label in one run ("Invoice No.: INV-20931")', async () => {
     const s = sheet();
     s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);

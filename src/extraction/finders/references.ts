@@ -6,7 +6,7 @@ import { findLabels, valuesNear, type Candidate } from '../label-search.js';
 
 /** Words before a bare "No." that make it another number's label (`Account No.`, `Tel No.`). */
 const OTHER_NUMBER =
-  /^(account|acc|a\/c|tel|telephone|phone|fax|mobile|hp|reg|registration|gst|vat|sst|tax|customer|cust|member|card|order|po|abn|bsb|kvk|siret|siren|company|co|id|table|pax|serial|item|page|seite)$/i;
+  /^(account|acc|a\/c|tel|telephone|phone|fax|mobile|hp|reg|registration|gst|vat|sst|tax|btw|tva|ust|mwst|iva|p\.iva|nif|cif|customer|cust|klant|kunde|kunden|client|cliente|codice|member|card|order|po|abn|bsb|kvk|siret|siren|company|co|id|table|pax|serial|item|page|seite)$/i;
 
 /** Words that follow a label but are not the value (`Invoice Date`, `Rechnung vom`). */
 const NOT_A_REFERENCE = /^(date|datum|vom|du|le|van|of|to|page|seite|tel|fax|phone|total)$/i;
