@@ -166,8 +166,11 @@ export function findParties(view: DocumentView): PartyCandidates {
     if (continued.has(segment.order)) continue;
     if (segment.tokens.some((t) => customerTokens.has(t.id))) continue;
     if (segment.tokens.length > 10) continue;
-    const { tokens, legalAt, continuesBelow } = nameTokens(view, segments, segment);
+    const named = nameTokens(view, segments, segment);
+    const { legalAt, continuesBelow } = named;
     if (continuesBelow) continued.add(segment.order + 1);
+    const tokens = trimName(named.tokens, legalAt >= 0);
+    if (tokens.length === 0) continue;
     // Letters make a name; a company number after its legal form ("99 Speed Mart S/B (519537-X)") is
     // cut before they are counted.
     const text = tokens.map((t) => t.text).join(' ');
@@ -344,6 +347,39 @@ function headerScore(
   return Math.max(0, Math.min(1, score));
 }
 
+/** Words that head a receipt beside the name on its row ("Cash Sale ACME SDN BHD"). */
+const HEADING_WORDS = new Set([
+  'cash',
+  'sale',
+  'sales',
+  'tax',
+  'invoice',
+  'receipt',
+  'bill',
+  'official',
+  'simplified',
+]);
+
+/**
+ * The name without OCR's stray marks and numbers around it: a leading "|" or "{", a till's "#000002",
+ * heading words before a name with a legal form, and a company number after it ("273500-U (KI)").
+ */
+function trimName(tokens: ViewToken[], legal: boolean): ViewToken[] {
+  let start = 0;
+  let end = tokens.length;
+  const mark = (t: ViewToken): boolean => /^[^\p{L}\p{N}]+$/u.test(t.text) || /^#\d+$/.test(t.text);
+  while (start < end && mark(tokens[start]!)) start++;
+  if (legal) {
+    let heading = start;
+    while (heading < end - 1 && HEADING_WORDS.has(tokens[heading]!.key)) heading++;
+    if (heading > start && hasLegalForm(tokens.slice(heading, end)) >= 0) start = heading;
+  }
+  const number = tokens.findIndex((t, i) => i > start && /^\(?[A-Z]?\d{4,8}-[A-Z]\)?$/.test(t.text));
+  if (number > start) end = number;
+  while (end > start && mark(tokens[end - 1]!)) end--;
+  return tokens.slice(start, end);
+}
+
 /** Legal forms of two words ("Sdn Bhd", "Pty Ltd") or joined by "&" ("GmbH & Co. KG") are kept whole. */
 function trailingLegal(tokens: readonly ViewToken[], at: number): number {
   let extra = 0;
@@ -358,7 +394,8 @@ function trailingLegal(tokens: readonly ViewToken[], at: number): number {
 }
 
 function cleanName(text: string): string {
-  return normaliseText(text.replace(/[,;:]+$/u, ''));
+  // A company number glued to the legal form: "S/B(587969-U)".
+  return normaliseText(text.replace(/\(\d{4,8}-[A-Z]\)$/u, '').replace(/[,;:]+$/u, ''));
 }
 
 /** Lines after the supplier's name that read as an address, stopping at contact or tax lines. */

@@ -66,6 +66,17 @@ describe("the supplier's name and address", () => {
     expect(names).not.toContain('Son Bhd');
   });
 
+  it.each([
+    ['#000002 BAIFU (M) Sdn Bhd', 'BAIFU (M) Sdn Bhd'],
+    ['| THE STORE (MALAYSIA) SDN BHD', 'THE STORE (MALAYSIA) SDN BHD'],
+    ['Cash Sale SINNATHAMBY HOLDINGS SDN. BHD.', 'SINNATHAMBY HOLDINGS SDN. BHD.'],
+    ['KINGS CONFECTIONERY S/B 273500-U (KI)', 'KINGS CONFECTIONERY S/B'],
+    ['Farmasi Maluri S/B(587969-U)', 'Farmasi Maluri S/B'],
+  ])('reads the name in %j without the marks, headings and numbers around it', (printed, name) => {
+    const parties = partiesOf([printed, 'NO. 17-G, JALAN SETIA 40170 SHAH ALAM', 'TOTAL 12.00']);
+    expect(parties.supplierName[0]?.value).toBe(name);
+  });
+
   it('gives the address under any name proposed, for the name a ranking chooses', () => {
     const parties = partiesOf([
       'NORTH STAR SDN BHD',
