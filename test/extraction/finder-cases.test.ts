@@ -17,6 +17,50 @@ describe('finder cases', () => {
     expect(doc.value('invoice.dueDate')).toBe('2024-04-13');
   });
 
+  it.each([
+    ['Fecha de factura: 02/12/2022', 'Pago a 60 días', '2023-01-31'],
+    ['Data fattura: 28/06/2022', 'Pagamento a 45 giorni', '2022-08-12'],
+  ])('derives the due date from "%s" and "%s"', async (dated, terms, due) => {
+    const s = sheet();
+    s.put(50, 60, 'Pedorix S.a.s.', 20, true);
+    s.put(50, 150, dated);
+    s.put(50, 170, terms);
+    const doc = await extractLines(engine, s.lines);
+    expect(doc.value('invoice.dueDate')).toBe(due);
+  });
+
+  it('reads the amount due after an advance payment in Spanish: "A pagar" under "TOTAL A PAGAR"', async () => {
+    const s = sheet();
+    s.put(50, 60, 'Brekel Consultoría S.L.', 20, true);
+    s.put(300, 500, 'Base imponible');
+    s.put(470, 500, '560,44');
+    s.put(300, 518, 'IVA 21 %');
+    s.put(470, 518, '115,08');
+    s.put(300, 536, 'TOTAL A PAGAR');
+    s.put(470, 536, '675,52 €');
+    s.put(300, 554, 'Anticipo');
+    s.put(470, 554, '-225,00');
+    s.put(300, 572, 'A pagar');
+    s.put(470, 572, '450,52 €');
+    const doc = await extractLines(engine, s.lines);
+    expect(doc.value('invoice.total')).toBe('675.52');
+    expect(doc.value('invoice.amountDue')).toBe('450.52');
+  });
+
+  it('takes the date of issue over the date of the service printed under it', async () => {
+    const s = sheet();
+    s.put(50, 60, 'Beispiel GmbH', 20, true);
+    s.put(300, 150, 'Ausstellungsdatum');
+    s.put(450, 150, '21.01.2022');
+    s.put(300, 166, 'Leistungsdatum');
+    s.put(450, 166, '13.01.2022');
+    s.put(300, 182, 'Zahlbar bis');
+    s.put(450, 182, '04.02.2022');
+    const doc = await extractLines(engine, s.lines);
+    expect(doc.value('document.date')).toBe('2022-01-21');
+    expect(doc.value('invoice.dueDate')).toBe('2022-02-04');
+  });
+
   it('reads a bank account after a bare "Account" label', async () => {
     const s = sheet();
     s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);

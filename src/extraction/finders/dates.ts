@@ -29,11 +29,12 @@ export function findDates(
     date.push({ ...c, score: 0.4 * top * first * c.quality, source: 'first-date' });
   });
 
-  // Payment terms ("30 days", "net 30", "zahlbar innerhalb 14 Tagen") give a due date from the date.
+  // Payment terms ("30 days", "net 30", "zahlbar innerhalb 14 Tagen", "Pago a 60 días") give a due
+  // date from the date.
   const best = [...date].sort((a, b) => b.score - a.score)[0];
   if (dueDate.length === 0 && best) {
     const m =
-      /(?:net|within|innerhalb(?: von)?|sous|binnen|payment terms:?|terms:?|zahlungsziel:?|conditions de paiement:?|betalingstermijn:?)\s*(\d{1,3})\s*(?:days|tagen|tage|jours|dagen)|(\d{1,3})\s*(?:days|tage|tagen|jours|dagen)\s*(?:net|netto)/.exec(
+      /(?:net|within|innerhalb(?: von)?|sous|binnen|payment terms:?|terms:?|zahlungsziel:?|conditions de paiement:?|betalingstermijn:?|(?:pago|pagamento|paiement|payment)\s+[aà]|entro)\s*(\d{1,3})\s*(?:days|tagen|tage|jours|dagen|d[ií]as|giorni)|(\d{1,3})\s*(?:days|tage|tagen|jours|dagen|d[ií]as|giorni)\s*(?:net|netto|neto)/.exec(
         view.text,
       );
     const days = Number(m?.[1] ?? m?.[2]);
