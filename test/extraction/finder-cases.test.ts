@@ -19,6 +19,7 @@ describe('finder cases', () => {
 
   it.each([
     ['Fecha de factura: 02/12/2022', 'Pago a 60 días', '2023-01-31'],
+    ['Fecha: 2 de diciembre de 2022', 'Pago a 60 días', '2023-01-31'],
     ['Data fattura: 28/06/2022', 'Pagamento a 45 giorni', '2022-08-12'],
   ])('derives the due date from "%s" and "%s"', async (dated, terms, due) => {
     const s = sheet();

@@ -20,7 +20,7 @@ export function findDates(
   const date = labelled('date').filter((c) => !c.tokens.some((t) => dueTokens.has(t.id)));
 
   // Any date printed: the first one near the top is most often the document's own date.
-  const all = patternValues(view, read, hints, 4, 1).filter(
+  const all = patternValues(view, read, hints, 5, 1).filter(
     (c) => !c.tokens.some((t) => dueTokens.has(t.id)),
   );
   all.forEach((c, index) => {
