@@ -4,7 +4,7 @@ import { FEATURE_NAMES } from '../../src/extraction/candidate-features.js';
 import { extractFields } from '../../src/extraction/extract.js';
 import type { RankerModel } from '../../src/extraction/ranker.js';
 import type { FieldDefinition } from '../../src/products/types.js';
-import { receiptLayer } from '../helpers/token-layer.js';
+import { receiptLayer, TWO_COMPANY_RECEIPT } from '../helpers/token-layer.js';
 
 const NAME: FieldDefinition = { name: 'document.supplierName', kind: 'text' };
 const ADDRESS: FieldDefinition = { name: 'document.supplierAddress', kind: 'text' };
@@ -25,14 +25,7 @@ function lowestNameModel(): RankerModel {
 
 describe('extraction across fields', () => {
   it("reads the supplier's address under the name the ranking chose, not the finder's favourite", () => {
-    const layer = receiptLayer([
-      'NORTH STAR SDN BHD',
-      '12 Jalan Utara, 50000 Kuala Lumpur',
-      'TOTAL 12.00',
-      'operated by',
-      'SOUTH WIND TRADING',
-      '7 Jalan Selatan, 81100 Johor Bahru',
-    ]);
+    const layer = receiptLayer(TWO_COMPANY_RECEIPT);
     const [name, address] = extractFields(layer, { fields: [NAME, ADDRESS], ranker: lowestNameModel() });
     expect(name!.value).toBe('SOUTH WIND TRADING');
     expect(address!.value).toBe('7 Jalan Selatan, 81100 Johor Bahru');
@@ -43,14 +36,7 @@ describe('extraction across fields', () => {
   });
 
   it('follows the chosen name when the address alone is asked for', () => {
-    const layer = receiptLayer([
-      'NORTH STAR SDN BHD',
-      '12 Jalan Utara, 50000 Kuala Lumpur',
-      'TOTAL 12.00',
-      'operated by',
-      'SOUTH WIND TRADING',
-      '7 Jalan Selatan, 81100 Johor Bahru',
-    ]);
+    const layer = receiptLayer(TWO_COMPANY_RECEIPT);
     const [address] = extractFields(layer, { fields: [ADDRESS], ranker: lowestNameModel() });
     expect(address!.value).toBe('7 Jalan Selatan, 81100 Johor Bahru');
   });

@@ -38,7 +38,7 @@ export function layerOfRows(rows: string[][]): TokenLayer {
  * y = 0.03 + 0.025 r, each letter 0.012 wide), all lines in one layout block, as tesseract often
  * makes of a receipt's head and body.
  */
-export function receiptLayer(rows: string[]): TokenLayer {
+export function receiptLayer(rows: readonly string[]): TokenLayer {
   const tokens: Token[] = [];
   const lines: Line[] = [];
   rows.forEach((row, r) => {
@@ -88,3 +88,16 @@ export function receiptLayer(rows: string[]): TokenLayer {
     createdAt: '2024-01-01T00:00:00.000Z',
   };
 }
+
+/**
+ * A receipt printing two companies, each with its street under it: the first at the top (the finder's
+ * favourite), the second lower down (what a ranking preferring lower names would choose).
+ */
+export const TWO_COMPANY_RECEIPT: readonly string[] = [
+  'NORTH STAR SDN BHD',
+  '12 Jalan Utara, 50000 Kuala Lumpur',
+  'TOTAL 12.00',
+  'operated by',
+  'SOUTH WIND TRADING',
+  '7 Jalan Selatan, 81100 Johor Bahru',
+];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { findParties } from '../../../src/extraction/finders/parties.js';
 import { createView } from '../../../src/extraction/view.js';
-import { receiptLayer } from '../../helpers/token-layer.js';
+import { receiptLayer, TWO_COMPANY_RECEIPT } from '../../helpers/token-layer.js';
 
-const partiesOf = (rows: string[]) => findParties(createView(receiptLayer(rows)));
+const partiesOf = (rows: readonly string[]) => findParties(createView(receiptLayer(rows)));
 
 describe("the supplier's name and address", () => {
   it('takes a name followed by its company number, which is cut off', () => {
@@ -78,14 +78,7 @@ describe("the supplier's name and address", () => {
   });
 
   it('gives the address under any name proposed, for the name a ranking chooses', () => {
-    const parties = partiesOf([
-      'NORTH STAR SDN BHD',
-      '12 Jalan Utara, 50000 Kuala Lumpur',
-      'TOTAL 12.00',
-      'operated by',
-      'SOUTH WIND TRADING',
-      '7 Jalan Selatan, 81100 Johor Bahru',
-    ]);
+    const parties = partiesOf(TWO_COMPANY_RECEIPT);
     expect(parties.supplierName[0]?.value).toBe('NORTH STAR SDN BHD');
     expect(parties.supplierAddress[0]?.value).toBe('12 Jalan Utara, 50000 Kuala Lumpur');
     const south = parties.supplierName.find((c) => c.value === 'SOUTH WIND TRADING');
