@@ -328,11 +328,20 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     await expect
       .poll(async () => (await page.textContent('#all-done, #status')) ?? '')
       .toContain('Task completed: two-pages.pdf.');
-    // u within the window takes it back: the task opens again as the reviewer left it, still open.
+    // u within the window takes it back: the task opens again as the reviewer left it, still open, and
+    // shows what the reviewer typed at once, not only once its page's words have loaded (held here).
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/tokens?page=*', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.keyboard.press('u');
     await expect.poll(() => page.textContent('#toast')).toBe('Undone: two-pages.pdf is open again.');
     await expect.poll(() => page.textContent('#note')).toBe('Totals above 100 need a second look');
     expect(await page.inputValue('input[data-field-id="svc.invoice.total"]')).toBe('30');
+    release();
+    await page.unroute('**/tokens?page=*');
     expect(await page.inputValue('input[data-field-id="svc.invoice.lineitems"]')).toBe(
       'table, 2 rows (changed)',
     );

@@ -43,6 +43,8 @@ const state = {
   taken: new Map(),
   /** Tables the reviewer changed (a copy each), by field id; the others are kept as extracted. @type {Map<string, Table>} */
   tables: new Map(),
+  /** What the reviewer had typed, by field id, when a task opens again after an undo. @type {Map<string, string>} */
+  typed: new Map(),
 };
 
 /**
@@ -360,15 +362,11 @@ async function openTask(index, edits) {
   state.accepted = new Set();
   state.taken = new Map(edits?.taken ?? []);
   state.tables = new Map(edits?.tables ?? []);
+  // Filled in as the inputs are made: the task never shows its old values while its page loads.
+  state.typed = new Map(edits?.values ?? []);
   const first = state.view?.fields.find((f) => f.boundingBox);
   state.page = first?.boundingBox?.pageNum ?? 1;
   await renderTask();
-  for (const [fieldId, value] of edits?.values ?? []) {
-    const input = /** @type {HTMLInputElement | null} */ (
-      document.querySelector(`input[data-field-id="${CSS.escape(fieldId)}"]`)
-    );
-    if (input && !input.dataset.kept) input.value = value;
-  }
 }
 
 /**
@@ -392,7 +390,10 @@ function inputFor(field) {
   else if (field.kind === 'amount') Object.assign(input, { type: 'number', step: '0.01' });
   else if (field.kind === 'integer') Object.assign(input, { type: 'number', step: '1' });
   if (!input.dataset.kept) input.value = typeof field.value === 'string' ? field.value : '';
+  // `data-initial` is the extracted value, whatever the reviewer had typed before an undo.
   input.dataset.initial = input.value;
+  const typed = state.typed.get(field.fieldId);
+  if (typed !== undefined && !input.dataset.kept) input.value = typed;
   return input;
 }
 
