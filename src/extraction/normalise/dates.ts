@@ -168,6 +168,14 @@ function parseNumeric(t: string, hints: DateHints): ParsedDate | undefined {
         ? isoDate(expandYear(m[1] ?? ''), b, Number(last))
         : undefined,
   };
+  return preferredReading(readings, hints);
+}
+
+/** The reading the hinted order prefers among those that are dates, ambiguous when another differs. */
+function preferredReading(
+  readings: Record<DateOrder, string | undefined>,
+  hints: DateHints,
+): ParsedDate | undefined {
   const preference: readonly DateOrder[] =
     hints.order === 'MDY' ? ['MDY', 'DMY'] : hints.order === 'YMD' ? ['YMD', 'DMY', 'MDY'] : ['DMY', 'MDY'];
   const order = preference.find((candidate) => readings[candidate] !== undefined);
@@ -187,14 +195,7 @@ function parseCompact(t: string, hints: DateHints): ParsedDate | undefined {
   // Day and month first, as tills print them (`27032018`): a year of this century or the last only.
   if (!/^(19|20)$/.test(t.slice(4, 6))) return undefined;
   const [a, b, year] = [Number(t.slice(0, 2)), Number(t.slice(2, 4)), Number(t.slice(4))];
-  const dmy = isoDate(year, b, a);
-  const mdy = isoDate(year, a, b);
-  const order: DateOrder | undefined =
-    hints.order === 'MDY' ? (mdy ? 'MDY' : dmy ? 'DMY' : undefined) : dmy ? 'DMY' : mdy ? 'MDY' : undefined;
-  if (!order) return undefined;
-  const chosen = order === 'DMY' ? dmy! : mdy!;
-  const other = order === 'DMY' ? mdy : dmy;
-  return { iso: chosen, ambiguous: other !== undefined && other !== chosen, order };
+  return preferredReading({ DMY: isoDate(year, b, a), MDY: isoDate(year, a, b), YMD: undefined }, hints);
 }
 
 function parseTextual(t: string): ParsedDate | undefined {
