@@ -412,8 +412,19 @@ function bestSpanAt(
   read: Reader,
   hints: ReadingHints,
 ): { span: ViewToken[]; value: ReadValue } | undefined {
-  const count = Math.min(maxTokens, tokens.length - start);
+  let count = Math.min(maxTokens, tokens.length - start);
   if (count < 1) return undefined;
+  // Digits across a wide gap (lines of the token layer end at one) are two numbers, not one grouped
+  // by a space: `(Inclusive 1` and `101.76` make no 1 101.76. (Words of a date may be split so:
+  // `Date: 25` `Mar 2018`.)
+  for (let n = 1; n < count; n++) {
+    const before = tokens[start + n - 1]!;
+    const next = tokens[start + n]!;
+    if (next.lineId !== before.lineId && /\d$/.test(before.text) && /^\d/.test(next.text)) {
+      count = n;
+      break;
+    }
+  }
   // The spans' texts, shortest first, each the one before and a word: built once, not per reading.
   const texts: string[] = [tokens[start]!.text];
   for (let n = 2; n <= count; n++) texts.push(`${texts[n - 2]!} ${tokens[start + n - 1]!.text}`);

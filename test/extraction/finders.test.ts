@@ -229,6 +229,61 @@ describe('amounts', () => {
   });
 });
 
+describe('amounts that other lines of a receipt check', () => {
+  const receipt = (rows: Array<[string, string]>) => {
+    const s = sheet();
+    s.put(200, 60, 'CORNER CAFE SDN BHD', 16, true);
+    const values = new Map<string, ReturnType<typeof s.put>>();
+    rows.forEach(([label, value], i) => {
+      s.put(150, 100 + 16 * i, label);
+      values.set(label, s.put(400, 100 + 16 * i, value));
+    });
+    return { lines: s.lines, values };
+  };
+
+  it('takes the amount the subtotal and tax and the cash less change agree on over a misread total', async () => {
+    const rows: Array<[string, string]> = [
+      ['SUB TOTAL', '64.00'],
+      ['GST 6%', '3.84'],
+      ['ROUNDING ADJ', '0.01'],
+      ['NET TOTAL', '67.35'],
+      ['CASH', '100.00'],
+      ['CHANGE', '32.15'],
+    ];
+    const { lines, values } = receipt(rows);
+    const doc = await extractLines(engine, lines, ['receipts:1']);
+    expect(doc.value('receipt.total')).toBe('67.85');
+    // Read from the cash and the change it was worked out from.
+    expect(doc.field('receipt.total').text).toBe(`${values.get('CASH')!.text} ${values.get('CHANGE')!.text}`);
+    // One relation alone (no change printed) does not overrule the printed total.
+    const alone = receipt(rows.slice(0, 5));
+    expect((await extractLines(engine, alone.lines, ['receipts:1'])).value('receipt.total')).toBe('67.35');
+  });
+
+  it('takes the coin amount a sum gives over a total off the coin when a rounding is printed', async () => {
+    const rows: Array<[string, string]> = [
+      ['Sub Total', '106.10'],
+      ['GST 6%', '6.37'],
+      ['Rounding', '-0.02'],
+      ['Total', '112.46'],
+    ];
+    const { lines } = receipt(rows);
+    expect((await extractLines(engine, lines, ['receipts:1'])).value('receipt.total')).toBe('112.45');
+    // Without a rounding line nothing says the total is paid to the coin: the printed one stays.
+    const plain = receipt(rows.filter(([label]) => label !== 'Rounding'));
+    expect((await extractLines(engine, plain.lines, ['receipts:1'])).value('receipt.total')).toBe('112.46');
+  });
+
+  it('does not join digits across a wide gap into one grouped amount', async () => {
+    const s = sheet();
+    s.put(200, 60, 'CORNER CAFE SDN BHD', 16, true);
+    s.put(150, 100, 'Total Sales (Inclusive 1');
+    const total = s.put(400, 100, '101.76');
+    const doc = await extractLines(engine, s.lines, ['receipts:1']);
+    await expectPrinted(doc, 'receipt.total', '101.76', total);
+  });
+});
+
 describe('dates', () => {
   it('reads "Invoice Date: 14 March 2024" and a "Due Date"', async () => {
     const s = sheet();

@@ -97,8 +97,10 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   for (const role of ROLES) out[role] = mergeSameValue(out[role]);
 
   applyArithmetic(out, all);
-  applyCashAndChange(view, hints, out);
-  applyRounding(view, hints, out);
+  const payment = paymentLines(view, hints);
+  applyCashAndChange(payment, out);
+  applyRounding(payment, out);
+  applyAgreement(payment, out);
 
   // With nothing paid, the amount due is the total.
   if (out.amountDue.length === 0 && out.amountPaid.length === 0 && out.total[0]) {
@@ -213,23 +215,38 @@ function applyArithmetic(out: Record<AmountRole, Candidate[]>, all: Candidate[])
   if (total) out.tax = out.tax.filter((s) => Math.abs(s.norm as number) < Math.abs(total.norm as number));
 }
 
+/** What a receipt says of its payment: the cash tendered, the change, a rounding to the coin. */
+interface PaymentLines {
+  /** The likeliest amount beside a cash-tendered label, and every amount beside one. */
+  cash: Candidate | undefined;
+  cashLines: Candidate[];
+  change: Candidate | undefined;
+  /** A small non-zero rounding adjustment (`Rounding Adj -0.02`). */
+  adjustment: Candidate | undefined;
+}
+
+function paymentLines(view: DocumentView, hints: DocumentHints): PaymentLines {
+  const read = READERS.amount!;
+  const near = (set: string): Candidate[] =>
+    findLabels(view, LABELS[set]!)
+      .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens: 4, maxRightGap: 30 }))
+      .filter((c) => c.quality >= 1);
+  const best = (list: Candidate[]): Candidate | undefined => [...list].sort((a, b) => b.score - a.score)[0];
+  const cashLines = near('cashTendered');
+  return {
+    cash: best(cashLines),
+    cashLines,
+    change: best(near('change')),
+    adjustment: near('rounding').find((c) => c.norm !== 0 && Math.abs(c.norm as number) < 0.1),
+  };
+}
+
 /**
  * On receipts the amount tendered less the change given is the total: a check on the total that
  * survives a misread total line, and a total when its line was not read at all.
  */
-function applyCashAndChange(
-  view: DocumentView,
-  hints: DocumentHints,
-  out: Record<AmountRole, Candidate[]>,
-): void {
-  const read = READERS.amount!;
-  const first = (set: string): Candidate | undefined =>
-    findLabels(view, LABELS[set]!)
-      .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens: 4, maxRightGap: 30 }))
-      .filter((c) => c.quality >= 1)
-      .sort((a, b) => b.score - a.score)[0];
-  const cash = first('cashTendered');
-  const change = first('change');
+function applyCashAndChange(payment: PaymentLines, out: Record<AmountRole, Candidate[]>): void {
+  const { cash, change } = payment;
   if (cash && !change) {
     // Paid exactly, no change: a total equal to the cash is confirmed.
     out.total = out.total
@@ -272,17 +289,12 @@ function applyCashAndChange(
  * candidate plus the printed rounding is another amount printed as a total or tendered as cash, that
  * one is the total (what was paid), even where the unrounded one adds up with the tax.
  */
-function applyRounding(view: DocumentView, hints: DocumentHints, out: Record<AmountRole, Candidate[]>): void {
-  const read = READERS.amount!;
-  const near = (set: string): Candidate[] =>
-    findLabels(view, LABELS[set]!)
-      .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens: 4, maxRightGap: 30 }))
-      .filter((c) => c.quality >= 1);
-  const adjustment = near('rounding').find((c) => c.norm !== 0 && Math.abs(c.norm as number) < 0.1);
+function applyRounding(payment: PaymentLines, out: Record<AmountRole, Candidate[]>): void {
+  const { adjustment } = payment;
   if (adjustment === undefined) return;
   const rounding = adjustment.norm as number;
   const unrounded = out.total.slice(0, 3);
-  const paid = [...out.total, ...near('cashTendered')];
+  const paid = [...out.total, ...payment.cashLines];
   for (const total of unrounded) {
     const value = (total.norm as number) + rounding;
     const rounded = paid.find((c) => c !== total && Math.abs((c.norm as number) - value) < 0.005);
@@ -310,6 +322,74 @@ function applyRounding(view: DocumentView, hints: DocumentHints, out: Record<Amo
     score: raise(total.score, 0.05),
     source: 'total-rounded+rounding',
   });
+}
+
+/**
+ * A misread total line is a receipt's commonest miss, and two other lines seldom agree by chance. The
+ * cash tendered less the change is what was paid: when the subtotal plus the tax (with a printed
+ * rounding) or a total plus the rounding come to the same amount, that amount is the total, printed as
+ * one or not. And where a rounding to the coin is printed, what was paid is a multiple of 0.05: a
+ * favourite total off the coin gives way to the amount paid or summed that is on it, within a rounding.
+ */
+function applyAgreement(payment: PaymentLines, out: Record<AmountRole, Candidate[]>): void {
+  const top = out.total[0];
+  const { cash, change, adjustment } = payment;
+  const rounding = adjustment ? (adjustment.norm as number) : 0;
+  const roundingTokens = adjustment ? adjustment.tokens : [];
+  const sums: Array<{ value: number; tokens: Candidate['tokens'] }> = [];
+  const sub = out.subTotal[0];
+  const tax = out.tax[0];
+  if (
+    sub &&
+    tax &&
+    sub.quality >= 1 &&
+    tax.quality >= 1 &&
+    (sub.norm as number) > 0 &&
+    (tax.norm as number) > 0
+  ) {
+    const value = (sub.norm as number) + (tax.norm as number);
+    sums.push({ value: value + rounding, tokens: [...sub.tokens, ...tax.tokens, ...roundingTokens] });
+    if (rounding !== 0) sums.push({ value, tokens: [...sub.tokens, ...tax.tokens] });
+  }
+  if (rounding !== 0)
+    for (const total of out.total.slice(0, 3))
+      if (!total.source.startsWith('cash-less'))
+        sums.push({ value: (total.norm as number) + rounding, tokens: [...total.tokens, ...roundingTokens] });
+  const paid =
+    cash && change && (change.norm as number) >= 0 && (cash.norm as number) > (change.norm as number)
+      ? { value: (cash.norm as number) - (change.norm as number), tokens: [...cash.tokens, ...change.tokens] }
+      : undefined;
+  const promote = (value: number, tokens: Candidate['tokens'], by: number, mark: string): void => {
+    const printed = out.total.find((c) => Math.abs((c.norm as number) - value) < 0.005);
+    const best = Math.max(...out.total.map((c) => c.score), 0.5);
+    const lifted: Candidate = printed
+      ? { ...printed, score: raise(best, by), source: `${printed.source}${mark}` }
+      : {
+          value: value.toFixed(2),
+          norm: Math.round(value * 100) / 100,
+          quality: 1,
+          tokens,
+          score: raise(best, by),
+          source: mark === '+change' ? 'cash-less-change+sum' : 'total-rounded+rounding',
+        };
+    out.total = [lifted, ...out.total.filter((c) => c !== printed)];
+  };
+  const agreeing = paid && sums.find((s) => Math.abs(s.value - paid.value) < 0.005);
+  if (paid && agreeing) {
+    promote(paid.value, [...paid.tokens, ...agreeing.tokens], 0.2, '+change');
+    return;
+  }
+  if (rounding === 0 || !top || onCoin(top.norm as number)) return;
+  const t = top.norm as number;
+  const coin = [...(paid ? [paid] : []), ...sums.slice(0, 1)].find(
+    (s) => onCoin(s.value) && Math.abs(s.value - t) < 0.045,
+  );
+  if (coin) promote(coin.value, coin.tokens, 0.1, '+rounding');
+}
+
+/** A multiple of 0.05: what a receipt rounded to the coin is paid at. */
+function onCoin(value: number): boolean {
+  return Math.round(value * 100) % 5 === 0;
 }
 
 /**
