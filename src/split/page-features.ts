@@ -1,6 +1,9 @@
 import type { TokenLayer } from '../core/types.js';
 import { extractFields } from '../extraction/extract.js';
+import { findLabels } from '../extraction/label-search.js';
+import { LABELS } from '../extraction/labels.js';
 import { createView } from '../extraction/view.js';
+import type { BoundingBox } from '../extraction/types.js';
 import type { FieldDefinition } from '../products/types.js';
 import { findPageMark, type PageMark } from './page-marks.js';
 import { sliceTokenLayer } from './slice-layer.js';
@@ -82,11 +85,15 @@ export function pageFeatures(
     const tokens = single.tokens.length;
     const inkless = page.ink === undefined || page.ink < 0.002;
     const found = new Map<string, PageValue>();
+    const totalBoxes: BoundingBox[] = [];
     if (tokens > 0) {
       for (const field of extractFields(single, { fields: wanted, ...(locale ? { locale } : {}) })) {
         if (typeof field.value === 'string' && field.confidence >= FOUND) {
           found.set(field.name, { value: field.value, confidence: field.confidence });
         }
+        const closes = (TOTAL_FIELDS as readonly string[]).includes(field.name);
+        if (closes && field.boundingBox && field.confidence >= CLOSING_TOTAL)
+          totalBoxes.push(field.boundingBox);
       }
     }
     // A supplier name counts only beside another sign of a header: on a continuation page the first
@@ -98,9 +105,23 @@ export function pageFeatures(
     // A total found by extraction, or a closing label with an amount on its row or the next (a label
     // above its amount). Rows, not lines: a receipt's label and its amount at the far right are one
     // visual row but often two OCR lines.
-    const rows = createView(single).rows.map((row) => row.tokens.map((t) => t.text).join(' '));
+    const view = createView(single);
+    const rows = view.rows.map((row) => row.tokens.map((t) => t.text).join(' '));
+    // A total extraction found counts when a total's or an amount due's label (in any language the
+    // extraction reads) is on its row or the row above: an unlabelled amount of a table page is not
+    // one, however likely the ranking finds it.
+    const labelRows = new Set(
+      [...findLabels(view, LABELS.total!), ...findLabels(view, LABELS.amountDue!)].map(
+        (hit) => hit.row.index,
+      ),
+    );
+    const labelled = (box: BoundingBox): boolean =>
+      box.tokenIds.some((id) => {
+        const row = view.tokens[id]?.row;
+        return row !== undefined && (labelRows.has(row) || labelRows.has(row - 1));
+      });
     const closing =
-      TOTAL_FIELDS.some((name) => (found.get(name)?.confidence ?? 0) >= CLOSING_TOTAL) ||
+      totalBoxes.some(labelled) ||
       rows.some((row, i) => {
         if (!CLOSING_LABEL.test(row)) return false;
         return AMOUNT.test(row) || AMOUNT.test(rows[i + 1] ?? '');
