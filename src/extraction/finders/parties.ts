@@ -436,11 +436,18 @@ function addressAfter(
       // a wider gap starts another block (the recipient's address in a letter).
       if (gap > (parts.length === 0 ? 3 * lineHeight : 1.2 * segmentHeight)) break;
       const bottom = Math.max(...segment.tokens.map((t) => t.box.y1));
+      // A stray mark beside a line (OCR's `|`) is no line of its own.
+      if (!/[\p{L}\p{N}]/u.test(segment.text)) {
+        previousBottom = Math.max(previousBottom, bottom);
+        continue;
+      }
       const address = isAddressLine(segment);
       if (parts.length === 0) {
-        // Before the address: registration numbers, tax ids and stray marks under the name are passed.
+        // Before the address: registration numbers, tax ids, stray marks and the operating company's
+        // name under a shop's name ("Elitetrax Marketing Sdn Bhd (616227-D)") are passed.
         if (
           !address ||
+          hasLegalForm(segment.tokens) >= 0 ||
           CONTACT.test(segment.text) ||
           /\b(gst|vat|sst|reg|co\.? ?no|company no)\b/i.test(segment.text)
         ) {
@@ -454,7 +461,8 @@ function addressAfter(
         // Past its first line, an address prints no labelled number ("ID. NO : 0001", a tax id misread).
         if (LABELLED.test(segment.text)) break;
         // A line of place names alone ("KSL CITY", "KUALA LUMPUR") continues an address.
-        if (!address && !/^[\p{L}\s.,'-]+$/u.test(segment.text)) break;
+        // (OCR reads an I as `!`: `DAMA!`.)
+        if (!address && !/^[\p{L}\s.,'!-]+$/u.test(segment.text)) break;
         // A line of words alone is a place name only if nothing earlier looked like a company.
         if (!address && (hasLegalForm(segment.tokens) >= 0 || segment.tokens.some((t) => COMPANY.has(t.key))))
           break;

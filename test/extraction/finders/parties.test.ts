@@ -31,6 +31,35 @@ describe("the supplier's name and address", () => {
     );
   });
 
+  it("passes the operating company's name under a shop's name before the address", () => {
+    const parties = partiesOf([
+      'Harvey Norman',
+      'Elitetrax Marketing Sdn Bhd (616227-D)',
+      'Lot 1F-01, 1st Flr, Paradigm Mall',
+      'No. 1 Jalan SS 7/26A, Kelana Jaya',
+      'TOTAL 12.00',
+    ]);
+    const shop = parties.supplierName.find((c) => c.value === 'Harvey Norman');
+    expect(shop).toBeDefined();
+    expect(parties.addressAfterName(shop!)[0]?.value).toBe(
+      'Lot 1F-01, 1st Flr, Paradigm Mall, No. 1 Jalan SS 7/26A, Kelana Jaya',
+    );
+  });
+
+  it('runs an address on past a stray mark and a place name with an I read as "!"', () => {
+    const parties = partiesOf([
+      'JIAWEI HOUSE SDN BHD',
+      '13, JLN TASIK UTAMA 8',
+      '|',
+      'MEDAN NIAGA DAMA! SG BESI',
+      '57000 KL',
+      'TOTAL 12.00',
+    ]);
+    expect(parties.supplierAddress[0]?.value).toBe(
+      '13, JLN TASIK UTAMA 8, MEDAN NIAGA DAMA! SG BESI, 57000 KL',
+    );
+  });
+
   it('joins a name broken after its "&" and does not offer the second line alone', () => {
     const parties = partiesOf([
       'HOME MASTER HARDWARE &',
