@@ -22,8 +22,10 @@ export function findReferences(
       .filter(
         (hit) => hit.strength === 'strong' || !OTHER_NUMBER.test(hit.row.tokens[hit.start - 1]?.key ?? ''),
       )
+      // The value next to its label, up to 40 row heights right of it: summary boxes print labels on
+      // the left and values right-aligned (`Invoice Number:` ... `42183017`).
       .flatMap((hit) =>
-        valuesNear(view, hit, read, hints, { maxTokens: 1, below: true, maxRightGap: 25, adjacent: true }),
+        valuesNear(view, hit, read, hints, { maxTokens: 1, below: true, maxRightGap: 40, adjacent: true }),
       )
       .filter((c) => !c.tokens.some((t) => NOT_A_REFERENCE.test(t.key)))
       .map((c) => ({ ...c, score: c.score * plausibility(c.value) }));

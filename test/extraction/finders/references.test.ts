@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { findReferences } from '../../../src/extraction/finders/references.js';
+import { documentHints } from '../../../src/extraction/hints.js';
+import { createView } from '../../../src/extraction/view.js';
+import { layerOfRows } from '../../helpers/token-layer.js';
+
+/** A row `Invoice Number: 42183017` with the number moved right, `gap` row heights after the label. */
+function summaryBox(gap: number) {
+  const layer = layerOfRows([
+    ['ACME', 'Ltd'],
+    ['Invoice', 'Number:', '42183017'],
+  ]);
+  const label = layer.tokens[3]!;
+  const value = layer.tokens[4]!;
+  const height = value.box.y1 - value.box.y0;
+  const x0 = label.box.x1 + gap * height;
+  value.box = { ...value.box, x0, x1: x0 + 0.05 };
+  const view = createView(layer);
+  return findReferences(view, documentHints(view)).referenceNo.map((c) => c.value);
+}
+
+describe('invoice numbers', () => {
+  it('are read far right of their label, as in a summary box whose values are right-aligned', () => {
+    expect(summaryBox(2)).toEqual(['42183017']);
+    expect(summaryBox(35)).toEqual(['42183017']);
+  });
+
+  it('are not looked for across the whole width of a page', () => {
+    expect(summaryBox(60)).toEqual([]);
+  });
+});
