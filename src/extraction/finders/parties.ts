@@ -28,7 +28,7 @@ const LEGAL = new Set(LEGAL_FORMS);
 const COMPANY = new Set(COMPANY_WORDS);
 const ADDRESS = new Set(ADDRESS_WORDS);
 const NOT_A_NAME =
-  /\b(invoice|tax invoice|rechnung|facture|factuur|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir)\b/i;
+  /\b(invoice|tax invoice|rechnung|facture|factuur|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|for shopping)\b/i;
 const CONTACT =
   /(@|www\.|https?:|\bt[ée]l\b|\bt[ée]l[ée]phone\b|\bphone\b|\bfax\b|\bfon\b|\bemail\b|\be-mail\b|\bmobile\b|\bh\/p\b|\bwebsite\b|\bhp\b|\bwhats ?app\b)/i;
 const TAX_LINE =
@@ -88,6 +88,9 @@ const OCR_SB = /^[s5§]\/[b8]\.?$/;
 function isLegalAt(tokens: readonly ViewToken[], i: number): boolean {
   const t = tokens[i]!;
   if (LEGAL.has(t.key) || LEGAL.has(t.text.toLowerCase()) || OCR_SB.test(t.text.toLowerCase())) return true;
+  // A legal form with the company number glued to it: "S/B(587969-U)", "SB(306295-X)".
+  const glued = /^(.+?)\(\d{4,8}-[a-z]\)?$/.exec(t.text.toLowerCase())?.[1];
+  if (glued && (LEGAL.has(glued) || OCR_SB.test(glued) || glued === 'sb')) return true;
   const next = tokens[i + 1]?.key ?? '';
   const previous = tokens[i - 1]?.key ?? '';
   return (OCR_SDN.test(t.key) && OCR_BHD.test(next)) || (OCR_BHD.test(t.key) && OCR_SDN.test(previous));

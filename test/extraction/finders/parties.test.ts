@@ -60,6 +60,22 @@ describe("the supplier's name and address", () => {
     );
   });
 
+  it('takes the company over a "thank you for shopping" line, its legal form read with the number glued on', () => {
+    const parties = partiesOf([
+      'TQ FOR SHOPPING WITH myNEWS.com',
+      'UNIT 105, BLOCK A, PUSAT DAGANGAN',
+      'NO. 8, JALAN 16/11, 46350 PETALING JAYA',
+      'MYNEWS RETAIL SB(306295-X) FKA BISON STORES SB',
+      'TAX REG ID 000709361664',
+      'TOTAL 12.00',
+    ]);
+    const names = parties.supplierName.map((c) => c.value);
+    expect(names[0]).toBe('MYNEWS RETAIL SB');
+    expect(parties.supplierName.find((c) => /SHOPPING/.test(c.value))?.score ?? 0).toBeLessThan(
+      parties.supplierName[0]!.score,
+    );
+  });
+
   it('joins a name broken after its "&" and does not offer the second line alone', () => {
     const parties = partiesOf([
       'HOME MASTER HARDWARE &',
