@@ -221,6 +221,8 @@ interface PaymentLines {
   cash: Candidate | undefined;
   cashLines: Candidate[];
   change: Candidate | undefined;
+  /** The cash less the change, when both are printed and it is more than nothing: what was paid. */
+  paid: { value: number; tokens: Candidate['tokens'] } | undefined;
   /** A small non-zero rounding adjustment (`Rounding Adj -0.02`). */
   adjustment: Candidate | undefined;
 }
@@ -233,10 +235,17 @@ function paymentLines(view: DocumentView, hints: DocumentHints): PaymentLines {
       .filter((c) => c.quality >= 1);
   const best = (list: Candidate[]): Candidate | undefined => [...list].sort((a, b) => b.score - a.score)[0];
   const cashLines = near('cashTendered');
+  const cash = best(cashLines);
+  const change = best(near('change'));
+  const paid =
+    cash && change && (change.norm as number) >= 0 && (cash.norm as number) > (change.norm as number)
+      ? { value: (cash.norm as number) - (change.norm as number), tokens: [...cash.tokens, ...change.tokens] }
+      : undefined;
   return {
-    cash: best(cashLines),
+    cash,
     cashLines,
-    change: best(near('change')),
+    change,
+    paid,
     adjustment: near('rounding').find((c) => c.norm !== 0 && Math.abs(c.norm as number) < 0.1),
   };
 }
@@ -258,10 +267,8 @@ function applyCashAndChange(payment: PaymentLines, out: Record<AmountRole, Candi
       .sort((a, b) => b.score - a.score);
     return;
   }
-  if (!cash || !change) return;
-  const paid = (cash.norm as number) - (change.norm as number);
-  if (!(paid > 0) || (change.norm as number) < 0) return;
-  const value = paid.toFixed(2);
+  if (!payment.paid) return;
+  const { value: paid, tokens } = payment.paid;
   const match = out.total.find((c) => Math.abs((c.norm as number) - paid) < 0.005);
   // Totals far below what was paid are tax or rounding lines.
   out.total = out.total
@@ -273,10 +280,10 @@ function applyCashAndChange(payment: PaymentLines, out: Record<AmountRole, Candi
       .sort((a, b) => b.score - a.score);
   } else {
     out.total.push({
-      value,
+      value: paid.toFixed(2),
       norm: paid,
       quality: 1,
-      tokens: [...cash.tokens, ...change.tokens],
+      tokens,
       score: 0.55,
       source: 'cash-less-change',
     });
@@ -333,7 +340,7 @@ function applyRounding(payment: PaymentLines, out: Record<AmountRole, Candidate[
  */
 function applyAgreement(payment: PaymentLines, out: Record<AmountRole, Candidate[]>): void {
   const top = out.total[0];
-  const { cash, change, adjustment } = payment;
+  const { paid, adjustment } = payment;
   const rounding = adjustment ? (adjustment.norm as number) : 0;
   const roundingTokens = adjustment ? adjustment.tokens : [];
   const sums: Array<{ value: number; tokens: Candidate['tokens'] }> = [];
@@ -355,28 +362,33 @@ function applyAgreement(payment: PaymentLines, out: Record<AmountRole, Candidate
     for (const total of out.total.slice(0, 3))
       if (!total.source.startsWith('cash-less'))
         sums.push({ value: (total.norm as number) + rounding, tokens: [...total.tokens, ...roundingTokens] });
-  const paid =
-    cash && change && (change.norm as number) >= 0 && (cash.norm as number) > (change.norm as number)
-      ? { value: (cash.norm as number) - (change.norm as number), tokens: [...cash.tokens, ...change.tokens] }
-      : undefined;
-  const promote = (value: number, tokens: Candidate['tokens'], by: number, mark: string): void => {
+  /** The amount to the top: the printed total of that value marked, or one worked out from `tokens`. */
+  const promote = (
+    value: number,
+    tokens: Candidate['tokens'],
+    by: number,
+    marks: { printed: string; derived: string },
+  ): void => {
     const printed = out.total.find((c) => Math.abs((c.norm as number) - value) < 0.005);
     const best = Math.max(...out.total.map((c) => c.score), 0.5);
     const lifted: Candidate = printed
-      ? { ...printed, score: raise(best, by), source: `${printed.source}${mark}` }
+      ? { ...printed, score: raise(best, by), source: `${printed.source}${marks.printed}` }
       : {
           value: value.toFixed(2),
           norm: Math.round(value * 100) / 100,
           quality: 1,
           tokens,
           score: raise(best, by),
-          source: mark === '+change' ? 'cash-less-change+sum' : 'total-rounded+rounding',
+          source: marks.derived,
         };
     out.total = [lifted, ...out.total.filter((c) => c !== printed)];
   };
   const agreeing = paid && sums.find((s) => Math.abs(s.value - paid.value) < 0.005);
   if (paid && agreeing) {
-    promote(paid.value, [...paid.tokens, ...agreeing.tokens], 0.2, '+change');
+    promote(paid.value, [...paid.tokens, ...agreeing.tokens], 0.2, {
+      printed: '+change',
+      derived: 'cash-less-change+sum',
+    });
     return;
   }
   if (rounding === 0 || !top || onCoin(top.norm as number)) return;
@@ -384,7 +396,8 @@ function applyAgreement(payment: PaymentLines, out: Record<AmountRole, Candidate
   const coin = [...(paid ? [paid] : []), ...sums.slice(0, 1)].find(
     (s) => onCoin(s.value) && Math.abs(s.value - t) < 0.045,
   );
-  if (coin) promote(coin.value, coin.tokens, 0.1, '+rounding');
+  if (coin)
+    promote(coin.value, coin.tokens, 0.1, { printed: '+rounding', derived: 'total-rounded+rounding' });
 }
 
 /** A multiple of 0.05: what a receipt rounded to the coin is paid at. */
