@@ -2,6 +2,12 @@ import { curveFor, type CalibrationGroup, type CalibrationTable } from '../extra
 import { FEATURE_NAMES } from '../extraction/candidate-features.js';
 import { evidenceOf, rankCandidates, type RankerModel } from '../extraction/ranker.js';
 import { calibrate } from '../extraction/calibration.js';
+import {
+  chooseAnswer,
+  readingFeatures,
+  type ReadingAgreement,
+  type ReadingCalibration,
+} from '../extraction/readings.js';
 import { fitCalibrationTable, type EvidencePair } from './calibration-fit.js';
 import { trainLogistic } from './logistic.js';
 import { fieldMapFor, KIND, sameValue, type GroundTruth, type PredictedField } from './scoring.js';
@@ -209,21 +215,105 @@ function readingKey(file: string, k: number): string {
 }
 
 /**
- * Per field, the reading whose answer has the higher confidence; an answer several readings give
- * keeps the highest of their confidences (as src/extraction/readings.ts chooses).
+ * Per field, the answer src/extraction/readings.ts gives across readings (chooseAnswer): the more
+ * confident of different answers, agreement keeping the highest confidence, and `calibration` turning
+ * the confidence into one that counts the agreement. `groups` are the fields' calibration groups.
  */
-export function chooseReadings(first: PredictedField[], others: PredictedField[][]): PredictedField[] {
+export function chooseReadings(
+  first: PredictedField[],
+  others: PredictedField[][],
+  groups: ReadonlyArray<string | undefined> = [],
+  calibration?: ReadingCalibration,
+): PredictedField[] {
   return first.map((field, i) => {
-    let best = field;
-    let agreed = field.confidence ?? 0;
-    for (const other of others) {
-      const candidate = other[i];
-      if (!candidate || candidate.name !== field.name || typeof candidate.value !== 'string') continue;
-      if (candidate.value === field.value) agreed = Math.max(agreed, candidate.confidence ?? 0);
-      else if (best.value === null || (candidate.confidence ?? 0) > (best.confidence ?? 0)) best = candidate;
-    }
-    return best === field ? { ...field, confidence: agreed } : best;
+    const aligned = others.map((o) => (o[i]?.name === field.name ? o[i] : undefined));
+    const { answer, confidence } = chooseAnswer(field, aligned, groups[i], calibration);
+    return { ...answer, confidence };
   });
+}
+
+/** A value chosen across readings with its reading's confidence, how the readings agreed, and whether it was right. */
+export interface ReadingPair {
+  file: string;
+  agreement: ReadingAgreement;
+  confidence: number;
+  group: string;
+  ok: boolean;
+}
+
+/** Values of an agreement the reading calibration needs before it gets weights of its own. */
+export const MIN_READING_PAIRS = 30;
+
+/**
+ * The reading calibration (src/extraction/readings.ts): per agreement with enough values, a logistic
+ * model of rightness over the reading's confidence and group. Deterministic.
+ */
+export function fitReadingCalibration(pairs: readonly ReadingPair[]): ReadingCalibration {
+  const calibration: ReadingCalibration = {};
+  for (const agreement of ['agree', 'disagree', 'alone'] as const) {
+    const list = pairs.filter((p) => p.agreement === agreement);
+    if (list.length < MIN_READING_PAIRS) continue;
+    calibration[agreement] = trainLogistic(
+      list.map((p) => readingFeatures(p.confidence, p.group)),
+      list.map((p) => p.ok),
+      { l2: L2 },
+    );
+  }
+  return calibration;
+}
+
+/**
+ * Every document's predictions per reading as result fields, each with confidences from curves fitted
+ * without its family (on the other families' out-of-fold evidence), and those curves by family.
+ */
+function heldOutConfidences(
+  documents: readonly DocumentRecord[],
+  foldOf: (truth: GroundTruth) => string,
+  outOfFoldPredictions: ReadonlyMap<string, Prediction[]>,
+): Map<string, { first: PredictedField[]; others: PredictedField[][] }> {
+  const pairs = evidencePairs(documents.filter(calibratesConfidence), outOfFoldPredictions);
+  const foldOfFile = new Map(documents.map((d) => [d.truth.file, foldOf(d.truth)]));
+  const tables = new Map<string, CalibrationTable>();
+  const out = new Map<string, { first: PredictedField[]; others: PredictedField[][] }>();
+  for (const doc of documents) {
+    const fold = foldOf(doc.truth);
+    let table = tables.get(fold);
+    if (!table) {
+      table = fitCalibrationTable(pairs.filter((p) => foldOfFile.get(p.file) !== fold));
+      tables.set(fold, table);
+    }
+    out.set(doc.truth.file, {
+      first: asResultFields(outOfFoldPredictions.get(doc.truth.file) ?? [], table),
+      others: (doc.readings ?? []).map((_, k) =>
+        asResultFields(outOfFoldPredictions.get(readingKey(doc.truth.file, k)) ?? [], table),
+      ),
+    });
+  }
+  return out;
+}
+
+/** The values of documents read more than once, chosen across readings without reading calibration, for fitting it. */
+function readingPairs(
+  documents: readonly DocumentRecord[],
+  held: ReadonlyMap<string, { first: PredictedField[]; others: PredictedField[][] }>,
+): ReadingPair[] {
+  const pairs: ReadingPair[] = [];
+  for (const doc of documents) {
+    const readings = held.get(doc.truth.file);
+    if (!readings || readings.others.length === 0) continue;
+    readings.first.forEach((field, i) => {
+      const want = wanted(doc.truth, field.name);
+      const group = doc.fields[i]?.group;
+      if (!want || !group) return;
+      const aligned = readings.others.map((o) => (o[i]?.name === field.name ? o[i] : undefined));
+      const { answer, confidence, agreement } = chooseAnswer(field, aligned, group, undefined);
+      if (!agreement || answer.value === null) return;
+      const kind = KIND[want.key]!;
+      const ok = want.values.some((v) => sameValue(kind, answer.value, v));
+      pairs.push({ file: doc.truth.file, agreement, confidence, group, ok });
+    });
+  }
+  return pairs;
 }
 
 /** Predictions as result fields, with confidences from `table` (by key, falling back per group). */
@@ -255,44 +345,53 @@ export function fitModel(
   outOfFold: Map<string, Prediction[]>;
 } {
   const oof = outOfFold(documents, foldOf);
-  const calibration = fitCalibrationTable(evidencePairs(documents.filter(calibratesConfidence), oof));
+  const real = documents.filter(calibratesConfidence);
+  const calibration = fitCalibrationTable(evidencePairs(real, oof));
+  const readings = fitReadingCalibration(readingPairs(real, heldOutConfidences(documents, foldOf, oof)));
   return {
-    model: { version: 1, features: [...FEATURE_NAMES], fields: trainRanker(documents), calibration },
+    model: {
+      version: 1,
+      features: [...FEATURE_NAMES],
+      fields: trainRanker(documents),
+      calibration,
+      ...(Object.keys(readings).length > 0 ? { readings } : {}),
+    },
     outOfFold: oof,
   };
 }
 
 /**
  * Leave-one-family-out figures of the whole extraction: values chosen by models fitted without the
- * family, confidences from curves fitted without it (on the other families' out-of-fold evidence).
- * Answers the held-out predictions as result fields, ready to score.
+ * family, confidences from curves fitted without it (on the other families' out-of-fold evidence),
+ * and for photos read twice the reading calibration fitted on the other families' values (whose
+ * confidences come from curves fitted without their own family, so the held-out family's outcomes
+ * reach it only through those curves, one family among over a hundred). Answers the held-out
+ * predictions as result fields, ready to score.
  */
 export function crossValidatedFields(
   documents: readonly DocumentRecord[],
   foldOf: (truth: GroundTruth) => string,
   outOfFoldPredictions: ReadonlyMap<string, Prediction[]> = outOfFold(documents, foldOf),
 ): Map<string, PredictedField[]> {
-  const byFold = new Map<string, Array<EvidencePair & { file: string }>>();
-  const pairs = evidencePairs(documents.filter(calibratesConfidence), outOfFoldPredictions);
+  const held = heldOutConfidences(documents, foldOf, outOfFoldPredictions);
+  const pairs = readingPairs(documents.filter(calibratesConfidence), held);
   const foldOfFile = new Map(documents.map((d) => [d.truth.file, foldOf(d.truth)]));
-  for (const pair of pairs) {
-    const fold = foldOfFile.get(pair.file)!;
-    (byFold.get(fold) ?? byFold.set(fold, []).get(fold)!).push(pair);
-  }
-  const tables = new Map<string, CalibrationTable>();
+  const readingTables = new Map<string, ReadingCalibration>();
   const out = new Map<string, PredictedField[]>();
   for (const doc of documents) {
-    const fold = foldOf(doc.truth);
-    let table = tables.get(fold);
-    if (!table) {
-      table = fitCalibrationTable(pairs.filter((p) => foldOfFile.get(p.file) !== fold));
-      tables.set(fold, table);
+    const { first, others } = held.get(doc.truth.file)!;
+    if (others.length === 0) {
+      out.set(doc.truth.file, first);
+      continue;
     }
-    const first = asResultFields(outOfFoldPredictions.get(doc.truth.file) ?? [], table);
-    const others = (doc.readings ?? []).map((_, k) =>
-      asResultFields(outOfFoldPredictions.get(readingKey(doc.truth.file, k)) ?? [], table),
-    );
-    out.set(doc.truth.file, others.length > 0 ? chooseReadings(first, others) : first);
+    const fold = foldOf(doc.truth);
+    let readings = readingTables.get(fold);
+    if (!readings) {
+      readings = fitReadingCalibration(pairs.filter((p) => foldOfFile.get(p.file) !== fold));
+      readingTables.set(fold, readings);
+    }
+    const groups = doc.fields.map((f) => f.group);
+    out.set(doc.truth.file, chooseReadings(first, others, groups, readings));
   }
   return out;
 }

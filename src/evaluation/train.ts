@@ -14,7 +14,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CALIBRATION } from '../extraction/calibration.js';
 import { collectDocuments } from './collect-candidates.js';
-import { asResultFields, crossValidatedFields, fitModel, predict } from './ranker-training.js';
+import {
+  asResultFields,
+  chooseReadings,
+  crossValidatedFields,
+  fitModel,
+  predict,
+  type DocumentRecord,
+} from './ranker-training.js';
 import { scoreCorpus, type GroundTruth, type PredictedField, type ScoreReport } from './scoring.js';
 
 const pct = (v: number | null): string => (v === null ? '    -' : (v * 100).toFixed(1).padStart(5));
@@ -60,8 +67,25 @@ async function main(): Promise<void> {
     familyOf,
     new Map(documents.map((d) => [d.truth.file, d.fields.map((f) => ({ name: f.name, ...f.hand }))])),
   );
+  // In sample as extraction answers: photos read twice chosen across their readings.
   const learned = new Map<string, PredictedField[]>(
-    documents.map((d) => [d.truth.file, asResultFields(predict(d, model.fields), model.calibration)]),
+    documents.map((d) => {
+      const read = (fields: DocumentRecord['fields']) =>
+        asResultFields(predict({ ...d, fields }, model.fields), model.calibration);
+      const first = read(d.fields);
+      const others = (d.readings ?? []).map(read);
+      return [
+        d.truth.file,
+        others.length > 0
+          ? chooseReadings(
+              first,
+              others,
+              d.fields.map((f) => f.group),
+              model.readings,
+            )
+          : first,
+      ];
+    }),
   );
   const learnedCv = crossValidatedFields(documents, familyOf, outOfFold);
   const log = (s: string) => process.stdout.write(s + '\n');

@@ -90,6 +90,7 @@ export function extractFields(layer: TokenLayer, options: ExtractFieldsOptions):
       layer,
       extractReading(first, options),
       readings.map((reading) => ({ layer: reading, fields: extractReading(reading, options) })),
+      options.ranker === false ? undefined : (options.ranker ?? SHIPPED_MODEL).readings,
     );
   }
   return extractReading(layer, options);
@@ -141,13 +142,34 @@ function extractReading(layer: TokenLayer, options: ExtractFieldsOptions): Verbo
       ? parties().addressAfterName(names.chosen)
       : candidates({ name: SUPPLIER_ADDRESS, kind: 'text' });
   };
+  /** The source of each field's chosen candidate. */
+  const sources: Array<string | undefined> = [];
   const results = options.fields.map((field) => {
     if (field.name === GENERIC_KEY_VALUES) return keyValuesField(view, field, hints);
     if (field.kind === 'table') return tableField(view, field, hints);
     const { list } = field.name === SUPPLIER_NAME.name ? (names ??= ranked(field)) : ranked(field);
+    sources[options.fields.indexOf(field)] = list[0]?.source;
     return toResult(field, list, curves, groupOf(field));
   });
+  capWorkedOut(results, sources);
   return recognition ? withSupplierMemory(view, hints, options.fields, results, recognition) : results;
+}
+
+/** Values worked out from another field's (by their candidate's source): that field. */
+const WORKED_OUT_FROM: Readonly<Record<string, string>> = { 'payment-terms': 'document.date' };
+
+/**
+ * A value worked out from another field (a due date from the payment terms and the document date) is
+ * no surer than the value it was worked out from: the ranking and calibration of its own field do not
+ * know that.
+ */
+function capWorkedOut(results: VerboseFieldResult[], sources: ReadonlyArray<string | undefined>): void {
+  sources.forEach((source, i) => {
+    const from = source ? WORKED_OUT_FROM[source] : undefined;
+    const base = from ? results.find((r) => r.name === from) : undefined;
+    const result = results[i]!;
+    if (base && result.confidence > base.confidence) results[i] = { ...result, confidence: base.confidence };
+  });
 }
 
 function toResult(

@@ -1,5 +1,6 @@
 import type { CalibrationTable } from './calibration.js';
 import { FEATURE_NAMES } from './candidate-features.js';
+import type { ReadingCalibration } from './readings.js';
 
 /**
  * A learned ranking of a field's candidates: per field, a logistic model over the generic candidate
@@ -15,6 +16,8 @@ export interface RankerModel {
   fields: Record<string, { weights: number[]; documents: number }>;
   /** Curves for the evidence of every field (ranked or not), fitted on out-of-fold evidence. */
   calibration: CalibrationTable;
+  /** The confidence of a value chosen across readings of a photo, by their agreement (readings.ts). */
+  readings?: ReadingCalibration;
 }
 
 /** The weights of a field, when the model has some for the features of this build. */

@@ -5,6 +5,9 @@ import { trainLogistic } from '../../src/evaluation/logistic.js';
 import {
   chooseReadings,
   crossValidatedFields,
+  fitModel,
+  fitReadingCalibration,
+  MIN_READING_PAIRS,
   outOfFold,
   predict,
   trainRanker,
@@ -155,6 +158,53 @@ describe('learned ranking of candidates', () => {
       { name: 'document.supplierName', value: 'CORNER SHOP', confidence: 0.3 },
     ]);
     expect(chooseReadings(first, [])).toEqual(first);
+  });
+
+  it('fits the confidence of answers chosen across readings by whether the readings agreed', () => {
+    const pair = (agreement: 'agree' | 'disagree' | 'alone', ok: boolean) => ({
+      file: 'f',
+      agreement,
+      confidence: 0.8,
+      group: 'date',
+      ok,
+    });
+    // At the same reading confidence, agreeing readings were right 38 times in 40, disagreeing ones 16.
+    const pairs = [
+      ...Array.from({ length: 40 }, (_, i) => pair('agree', i >= 2)),
+      ...Array.from({ length: 40 }, (_, i) => pair('disagree', i < 16)),
+      ...Array.from({ length: MIN_READING_PAIRS - 1 }, () => pair('alone', true)),
+    ];
+    const calibration = fitReadingCalibration(pairs);
+    expect(Object.keys(calibration).sort()).toEqual(['agree', 'disagree']);
+    expect(fitReadingCalibration(pairs)).toEqual(calibration);
+    const first = [
+      { name: 'document.date', value: '2024-03-14', confidence: 0.8 },
+      { name: 'receipt.total', value: '12.50', confidence: 0.8 },
+    ];
+    const second = [
+      { name: 'document.date', value: '2024-03-14', confidence: 0.8 },
+      { name: 'receipt.total', value: '12.80', confidence: 0.8 },
+    ];
+    const [date, total] = chooseReadings(first, [second], ['date', 'amount'], calibration);
+    expect(date!.confidence).toBeGreaterThan(0.9);
+    expect(total!.confidence).toBeLessThan(0.5);
+  });
+
+  it('ships a reading calibration fitted on photos read twice, and cross-validates it by family', () => {
+    const family = (t: { family?: string }) => t.family!;
+    const twice = (docs: DocumentRecord[]): DocumentRecord[] =>
+      docs.map((d) => ({ ...d, readings: [d.fields] }));
+    const documents = twice([...receipts('a', 25), ...receipts('b', 25), ...receipts('c', 25)]);
+    const { model } = fitModel(documents, family);
+    // Every photo's readings agreed on its total, rightly: agreement is fitted, nothing else is.
+    expect(Object.keys(model.readings!)).toEqual(['agree']);
+    const withReadings = crossValidatedFields(documents, family).get('a/0.jpg')![0]!;
+    const without = crossValidatedFields(
+      documents.map((d) => ({ ...d, readings: [] })),
+      family,
+    ).get('a/0.jpg')![0]!;
+    expect(withReadings.value).toBe(without.value);
+    expect(withReadings.confidence).toBeGreaterThan(without.confidence!);
   });
 
   it('fits calibration curves per key with fallbacks', () => {

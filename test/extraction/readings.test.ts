@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Token, TokenLayer } from '../../src/core/types.js';
-import { chooseAcrossReadings } from '../../src/extraction/readings.js';
+import { chooseAcrossReadings, chooseAnswer, readingFeatures } from '../../src/extraction/readings.js';
 import type { VerboseFieldResult } from '../../src/extraction/types.js';
 
 function layer(words: Array<[string, number, number]>): TokenLayer {
@@ -85,5 +85,73 @@ describe('choosing per field across readings', () => {
 
   it('with one reading, the fields are the first reading’s', () => {
     expect(chooseAcrossReadings(first, firstFields, [])).toEqual(firstFields);
+  });
+});
+
+describe('the confidence of an answer chosen across readings', () => {
+  const answer = (value: string | null, confidence: number) => ({ value, confidence });
+  // Weights over readingFeatures (bias, log-odds, date, amount, name, address): agreement adds 3 to
+  // the log-odds, disagreement takes 2 off.
+  const calibration = { agree: [3, 1, 0, 0, 0, 0], disagree: [-2, 1, 0, 0, 0, 0] };
+  const logistic = (z: number) => Math.round((1 / (1 + Math.exp(-z))) * 1000) / 1000;
+  const logit = (p: number) => Math.log(p / (1 - p));
+
+  it('tells readings that agree, disagree, or where only one has an answer', () => {
+    expect(chooseAnswer(answer('1.00', 0.6), [answer('1.00', 0.7)], 'amount', undefined)).toMatchObject({
+      agreement: 'agree',
+      confidence: 0.7,
+    });
+    expect(chooseAnswer(answer('1.00', 0.6), [answer('7.00', 0.7)], 'amount', undefined)).toMatchObject({
+      answer: { value: '7.00' },
+      agreement: 'disagree',
+      confidence: 0.7,
+    });
+    expect(chooseAnswer(answer(null, 0), [answer('7.00', 0.7)], 'amount', undefined)).toMatchObject({
+      agreement: 'alone',
+    });
+    expect(chooseAnswer(answer(null, 0), [answer(null, 0)], 'amount', undefined).agreement).toBeUndefined();
+    // A single reading: nothing to agree with.
+    expect(chooseAnswer(answer('1.00', 0.6), [], 'amount', undefined).agreement).toBeUndefined();
+  });
+
+  it('turns the chosen answer’s confidence into one that counts the agreement', () => {
+    const agreed = chooseAnswer(answer('1.00', 0.6), [answer('1.00', 0.7)], 'amount', calibration);
+    expect(agreed.confidence).toBe(logistic(3 + logit(0.7)));
+    const differed = chooseAnswer(answer('1.00', 0.6), [answer('7.00', 0.7)], 'amount', calibration);
+    expect(differed.confidence).toBe(logistic(-2 + logit(0.7)));
+    // No weights for `alone`: the reading's confidence stays.
+    expect(chooseAnswer(answer(null, 0), [answer('7.00', 0.7)], 'amount', calibration).confidence).toBe(0.7);
+    // The group has a bias of its own.
+    expect(readingFeatures(0.5, 'date')).toEqual([1, 0, 1, 0, 0, 0]);
+    expect(readingFeatures(0.5, 'reference')).toEqual([1, 0, 0, 0, 0, 0]);
+  });
+
+  it('gives extraction’s fields the calibrated confidence, boxes as before', () => {
+    const one = layer([['12.50', 0.5, 0.5]]);
+    const field = (value: string, confidence: number): VerboseFieldResult => ({
+      name: 'receipt.total',
+      value,
+      confidence,
+      calibration: { key: 'amount/ocr', evidence: confidence },
+      boundingBox: box(0.5, 0.5, [0]),
+    });
+    const [same] = chooseAcrossReadings(
+      one,
+      [field('12.50', 0.6)],
+      [{ layer: one, fields: [field('12.50', 0.7)] }],
+      calibration,
+    );
+    expect(same).toEqual({ ...field('12.50', 0.6), confidence: logistic(3 + logit(0.7)) });
+    const [other] = chooseAcrossReadings(
+      one,
+      [field('12.50', 0.6)],
+      [{ layer: one, fields: [field('12.80', 0.7)] }],
+      calibration,
+    );
+    expect(other).toMatchObject({
+      value: '12.80',
+      confidence: logistic(-2 + logit(0.7)),
+      boundingBox: box(0.5, 0.5, [0]),
+    });
   });
 });
