@@ -58,6 +58,8 @@ export const FEATURE_NAMES = [
   'label-gap',
   'broad',
   'buyer-block',
+  'sentence-words',
+  'fragments',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -71,6 +73,22 @@ const LABEL_WORDS: ReadonlySet<string> = new Set(
     .filter((w) => w.length >= 3),
 );
 const LEGAL: ReadonlySet<string> = new Set(LEGAL_FORMS.map((w) => w.replace(/\.$/, '')));
+/**
+ * Words of sentences, hardly ever of a name: pronouns, verbs of being, negation and courtesy, in the
+ * corpus languages (English, German, French, Dutch, Spanish, Italian, Malay). A line made of them is a
+ * policy or a greeting ("Goods sold are not returnable", "Thank you, please come again"). Words that
+ * names do hold (and, the, of, for, und, et, dan) are left out.
+ */
+const SENTENCE_WORDS: ReadonlySet<string> = new Set([
+  ...['are', 'is', 'be', 'been', 'was', 'were', 'not', 'will', 'would', 'please', 'your', 'you', 'we'],
+  ...['our', 'us', 'thank', 'thanks', 'visit', 'again', 'must', 'should', 'can', 'may', 'this', 'that'],
+  ...['these', 'if', 'any', 'have', 'has', 'do', 'does', 'kindly', 'here', 'when', 'which'],
+  ...['sie', 'wir', 'ihr', 'ist', 'sind', 'nicht', 'bitte', 'danke', 'vielen', 'ihre', 'ihren', 'unser'],
+  ...['unsere', 'wird', 'werden', 'kein', 'keine', 'vous', 'nous', 'est', 'sont', 'pas', 'merci'],
+  ...['votre', 'vos', 'notre', 'sera', 'uw', 'wij', 'niet', 'bedankt', 'ons', 'usted', 'gracias', 'su'],
+  ...['sus', 'es', 'son', 'nuestro', 'grazie', 'siete', 'sono', 'non', 'vostro', 'nostro', 'terima'],
+  ...['kasih', 'sila', 'tidak', 'anda', 'kami'],
+]);
 const COMPANY: ReadonlySet<string> = new Set(COMPANY_WORDS);
 
 const DERIVED =
@@ -214,6 +232,8 @@ interface Intrinsic {
   legalForm: number;
   companyWord: number;
   buyerBlock: number;
+  sentenceWords: number;
+  fragments: number;
   near: { left?: LabelMark; gap: number; above?: LabelMark };
 }
 
@@ -237,6 +257,8 @@ function intrinsic(context: FeatureContext, tokens: Candidate['tokens']): Intrin
   let legal = 0;
   let company = 0;
   let buyerBlock = 0;
+  let sentence = 0;
+  let fragments = 0;
   const buyer = customerBlockTokens(view);
   for (const t of tokens) {
     x0 = Math.min(x0, t.box.x0);
@@ -264,8 +286,12 @@ function intrinsic(context: FeatureContext, tokens: Candidate['tokens']): Intrin
         }
       }
     }
+    // A token of fewer than three letters that is no legal form: OCR's fragments of a logo or a stamp.
+    const letterCount = t.text.replace(/[^\p{L}]/gu, '').length;
+    if (letterCount < 3 && !LEGAL.has(t.key.replace(/\.$/, ''))) fragments++;
     if (t.key.length > 0) {
       keyed++;
+      if (SENTENCE_WORDS.has(t.key)) sentence++;
       if (LABEL_WORDS.has(t.key)) labelWords++;
       if (LEGAL.has(t.key.replace(/\.$/, ''))) legal = 1;
       if (COMPANY.has(t.key)) company = 1;
@@ -296,6 +322,8 @@ function intrinsic(context: FeatureContext, tokens: Candidate['tokens']): Intrin
     legalForm: legal,
     companyWord: company,
     buyerBlock,
+    sentenceWords: keyed ? sentence / keyed : 0,
+    fragments: tokens.length ? fragments / tokens.length : 0,
     near: first ? labelsNear(context, first.row, x0, x1) : { gap: 1 },
   };
   context.intrinsic.set(tokens, known);
@@ -378,6 +406,8 @@ export function candidateFeatures(
       'label-gap': clamp01(near.gap * 2),
       broad: source === 'broad' ? 1 : 0,
       'buyer-block': f.buyerBlock,
+      'sentence-words': f.sentenceWords,
+      fragments: f.fragments,
     };
     return FEATURE_NAMES.map((name) => features[name]);
   });

@@ -83,6 +83,32 @@ describe('candidate features', () => {
       for (const c of list) for (const f of c.features) expect(Math.abs(f)).toBeLessThanOrEqual(1);
   });
 
+  it('tell a line of a sentence and a line of OCR fragments from a name', async () => {
+    const s = sheet();
+    s.put(50, 60, 'Corner Grocer Ltd', 22, true);
+    s.put(50, 120, 'av iT');
+    s.put(50, 400, 'Goods sold are not returnable', 14, true);
+    s.put(50, 640, 'Total');
+    s.put(400, 640, '11.00');
+    const doc = await readPages(engine, [{ lines: s.lines }]);
+    let names: Array<{ value: string; features: number[] }> = [];
+    extractFields(doc.layer, {
+      fields: fieldsOf(['receipts:1']),
+      ranker: false,
+      collect: (field, candidates, features) => {
+        if (field.name === 'document.supplierName')
+          names = candidates.map((c, i) => ({ value: c.value, features: features[i]! }));
+      },
+    });
+    const of = (value: string) => names.find((c) => c.value === value)!.features;
+    // "are" and "not" of four words; no word of "Corner Grocer Ltd".
+    expect(of('Goods sold are not returnable')[index('sentence-words')]).toBe(2 / 5);
+    expect(of('Corner Grocer Ltd')[index('sentence-words')]).toBe(0);
+    // "Ltd" is a legal form, not a fragment.
+    expect(of('Corner Grocer Ltd')[index('fragments')]).toBe(0);
+    expect(of('av iT')[index('fragments')]).toBe(1);
+  });
+
   it('lets a model reorder candidates, and keeps the finders order without one', async () => {
     const doc = await receipt();
     const fields = fieldsOf(['receipts:1']);
