@@ -315,9 +315,35 @@ export const LABELS: Record<string, LabelSet> = {
       'received',
       'payment',
       'cash paid',
+      // German, French, Dutch, Spanish and Italian receipts: cash, given, received. (Not the German
+      // "Bar" nor the Italian "Resto": label words count against a name, and bars and restos have names.)
+      'gegeben',
+      'espèces',
+      'contant',
+      'ontvangen',
+      'efectivo',
+      'entregado',
+      'contanti',
+      'ricevuto',
     ],
   },
-  change: { strong: ['change', 'change due', 'baki', 'kembalian', 'rückgeld', 'monnaie', 'rendu'] },
+  change: {
+    strong: [
+      'change',
+      'change due',
+      'baki',
+      'kembalian',
+      'rückgeld',
+      'zurück',
+      'monnaie',
+      'rendu',
+      'rendu monnaie',
+      'wisselgeld',
+      'terug',
+      'cambio',
+      'devolución',
+    ],
+  },
   rounding: {
     strong: [
       'rounding',

@@ -171,6 +171,28 @@ describe('amounts', () => {
     expect(doc.value('receipt.paymentMethod')).toBe('cash');
   });
 
+  it('reads cash given and change in German, French, Dutch, Spanish and Italian', async () => {
+    const total = async (given: string, back: string) => {
+      const s = sheet();
+      s.put(200, 60, 'CAFE ROMA', 16, true);
+      s.put(150, 100, 'Cappuccino');
+      s.put(400, 100, '3,50');
+      s.put(150, 116, 'Croissant');
+      s.put(400, 116, '2,20');
+      s.put(150, 170, given);
+      s.put(400, 170, '10,00');
+      s.put(150, 186, back);
+      s.put(400, 186, '4,30');
+      const doc = await extractLines(engine, s.lines, ['receipts:1']);
+      return doc.value('receipt.total');
+    };
+    expect(await total('Gegeben', 'Rückgeld')).toBe('5.70');
+    expect(await total('Espèces', 'Rendu monnaie')).toBe('5.70');
+    expect(await total('Contant', 'Wisselgeld')).toBe('5.70');
+    expect(await total('Efectivo', 'Cambio')).toBe('5.70');
+    expect(await total('Contanti', 'Cambio')).toBe('5.70');
+  });
+
   it('takes the amount a receipt rounded to the coin was paid at, over the unrounded one that adds up', async () => {
     const receipt = (paid: 'TOTAL' | 'CASH') => {
       const s = sheet();
