@@ -972,6 +972,70 @@ describe('line items', () => {
     ]);
   });
 
+  it('reads on past a group subtotal, and ends at a tax summary line or another table’s headings', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    for (const [x, text] of [
+      [50, 'Description'],
+      [300, 'Qty'],
+      [380, 'Price'],
+      [470, 'Amount'],
+    ] as const)
+      s.put(x, 200, text, 11, true);
+    const item = (y: number, name: string, qty: string, price: string, amount: string) => {
+      s.put(50, y, name);
+      s.put(300, y, qty);
+      s.put(380, y, price);
+      s.put(470, y, amount);
+    };
+    s.put(50, 218, '--- Furniture ---');
+    item(236, 'Office Chair', '1', '70.00', '70.00');
+    item(254, 'Desk Lamp', '2', '21.00', '42.00');
+    // The group's subtotal stands right, under the amounts; a heading and more items follow.
+    s.put(400, 272, 'Subtotal');
+    s.put(470, 272, '112.00');
+    s.put(50, 290, '--- Food ---');
+    item(308, 'Olive Oil', '3', '5.00', '15.00');
+    // A French tax summary under the table: its first word ends the items.
+    s.put(50, 330, 'Taxe');
+    s.put(150, 330, 'Base');
+    s.put(250, 330, 'Montant');
+    s.put(400, 330, 'Total HT');
+    s.put(470, 330, '127.00');
+    const doc = await extractLines(engine, s.lines);
+    expect(cellValues(doc.value('invoice.lineitems') as TableValue)).toEqual([
+      ['Office Chair', '1', '70.00', '70.00'],
+      ['Desk Lamp', '2', '21.00', '42.00'],
+      ['Olive Oil', '3', '5.00', '15.00'],
+    ]);
+
+    // A second table's headings under the items (charges and allowances): not the last item's words.
+    const t = sheet();
+    t.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    for (const [x, text] of [
+      [50, 'Description'],
+      [300, 'Qty'],
+      [380, 'Price'],
+      [470, 'Amount'],
+    ] as const)
+      t.put(x, 200, text, 11, true);
+    t.put(50, 218, 'Steel coil');
+    t.put(300, 218, '10');
+    t.put(380, 218, '85.00');
+    t.put(470, 218, '850.00');
+    t.put(50, 236, 'Allowance reason');
+    t.put(300, 236, 'Qty');
+    t.put(380, 236, 'Price');
+    t.put(470, 236, 'Value');
+    t.put(50, 254, 'Allowance for stock');
+    t.put(300, 254, '10');
+    t.put(470, 254, '-100.00');
+    const other = await extractLines(engine, t.lines);
+    expect(cellValues(other.value('invoice.lineitems') as TableValue)).toEqual([
+      ['Steel coil', '10', '85.00', '850.00'],
+    ]);
+  });
+
   it('gives no table when no header of known column words is printed', async () => {
     const s = sheet();
     s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);

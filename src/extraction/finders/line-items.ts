@@ -128,7 +128,20 @@ const ROLE: Record<ColumnType, ColumnRole> = {
 };
 
 const STOP =
-  /^(total|subtotal|sub|summe|zwischensumme|gesamtbetrag|montant|totaal|subtotaal|net|nett|tax|vat|gst|tva|btw|amount|balance|rounding|grand)$/;
+  /^(total|subtotal|sub|summe|zwischensumme|gesamtbetrag|montant|totaal|subtotaal|net|nett|tax|vat|gst|tva|btw|amount|balance|rounding|grand|taxe|taxes|steuer|umsatzsteuer|mwst|iva|imposta|totale|gesamt|gesamtsumme|positionssumme|rechnungssumme|bruttosumme|nettosumme|zahlbetrag|endbetrag)$/;
+
+/** A subtotal of a group of items: a stop word then amounts only ("Subtotal $ 112.00"). */
+function isGroupTotal(row: Row): boolean {
+  return (
+    STOP.test(row.tokens[0]!.key) &&
+    row.tokens
+      .slice(1)
+      .every((t) => parseAmount(t.text) !== undefined || !/[\p{L}\d]/u.test(t.text) || t.text.length <= 3)
+  );
+}
+
+/** Rows a table's items may resume after a group's subtotal (a group heading may come between). */
+const GROUP_LOOKAHEAD = 2;
 
 interface Column {
   name: string;
@@ -140,6 +153,13 @@ interface Column {
 }
 
 /** The header row of a table on a page, with its columns, when there is one. */
+/** A row of column headings: two kinds of column words at least, most of its words such. */
+function isHeaderRow(row: Row): boolean {
+  const typed = row.tokens.map((t) => HEADER_WORDS[t.key] ?? HEADER_WORDS[t.text.toLowerCase()]);
+  const types = new Set(typed.filter((t) => t !== undefined));
+  return types.size >= 2 && typed.filter((t) => t === undefined).length <= typed.length * 0.6;
+}
+
 function findHeader(view: DocumentView, rows: Row[]): { row: Row; columns: Column[] } | undefined {
   let best: { row: Row; columns: Column[]; score: number } | undefined;
   for (const row of rows) {
@@ -221,8 +241,37 @@ export function findLineItems(
     // "Zwischensumme", "Base imponible": in any language).
     const middle = (header.row.box.x0 + header.row.box.x1) / 2;
     const itemsBefore = items.length;
-    for (const row of pageRows.slice(pageRows.indexOf(header.row) + 1)) {
+    const below = pageRows.slice(pageRows.indexOf(header.row) + 1);
+    const cellsOf = (row: Row): ViewToken[][] => {
+      const cells: ViewToken[][] = active.map(() => []);
+      for (const token of row.tokens) cells[columnOf(active, token)]!.push(token);
+      return cells;
+    };
+    /** Columns other than descriptions and codes that hold a number in these cells. */
+    const numbered = (cells: ViewToken[][]): number =>
+      cells.filter(
+        (cell, i) =>
+          active[i]!.type !== 'description' &&
+          active[i]!.type !== 'code' &&
+          cell.some((t) => parseAmount(t.text) !== undefined),
+      ).length;
+    /** An item row: no stop word first, numbers in two columns at least. */
+    const isItem = (row: Row): boolean => !STOP.test(row.tokens[0]!.key) && numbered(cellsOf(row)) >= 2;
+    /** After a group's subtotal: its heading's words are not the item's above. */
+    let newGroup = false;
+    for (const [k, row] of below.entries()) {
       if (row.box.y0 - previousBottom > 4 * Math.max(row.height, view.bodyHeight)) break;
+      // A group's subtotal inside the table ("Subtotal $ 112.00", then "--- Food ---" and more items):
+      // the table goes on when an item follows within a row or two; the subtotal is no item.
+      if (
+        items.length > itemsBefore &&
+        isGroupTotal(row) &&
+        below.slice(k + 1, k + 2 + GROUP_LOOKAHEAD).some(isItem)
+      ) {
+        previousBottom = row.box.y1;
+        newGroup = true;
+        continue;
+      }
       // (Once items have begun: a heading's second line, "unitaire" under "Prix", stands right too.)
       const lead = row.tokens[0]!;
       if (items.length > itemsBefore && lead.box.x0 > middle && /\p{L}/u.test(lead.text)) break;
@@ -232,15 +281,13 @@ export function findLineItems(
       )
         break;
       previousBottom = row.box.y1;
-      const cells: ViewToken[][] = active.map(() => []);
-      for (const token of row.tokens) cells[columnOf(active, token)]!.push(token);
-      const hasNumber = cells.some(
-        (cell, i) =>
-          active[i]!.type !== 'description' &&
-          active[i]!.type !== 'code' &&
-          cell.some((t) => parseAmount(t.text) !== undefined),
-      );
+      const cells = cellsOf(row);
+      const hasNumber = numbered(cells) > 0;
+      // The header of another table under this one (a tax summary, charges and allowances): the end.
+      if (!hasNumber && items.length > itemsBefore && isHeaderRow(row)) break;
       const previous = items[items.length - 1];
+      if (!hasNumber && newGroup) continue;
+      if (hasNumber) newGroup = false;
       if (!hasNumber && previous) {
         // A continuation line: its words belong to the item above.
         cells.forEach((cell, i) => previous[i]!.push(...cell));
