@@ -1036,6 +1036,33 @@ describe('line items', () => {
     ]);
   });
 
+  it('keeps a description that runs on under the next heading in the description', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    for (const [x, text] of [
+      [50, 'Qty'],
+      [110, 'Product'],
+      [250, 'VAT'],
+      [330, 'Price'],
+      [470, 'Total'],
+    ] as const)
+      s.put(x, 200, text, 11, true);
+    s.put(50, 218, '2');
+    // "invoice" lies under the VAT heading, close after the description's other words.
+    s.put(110, 218, 'Design work for the');
+    s.put(206, 218, 'invoice');
+    s.put(262, 218, '7%');
+    s.put(330, 218, '80.00');
+    s.put(470, 218, '160.00');
+    // Its second line runs on under the next columns.
+    s.put(110, 234, 'and the letterhead of the');
+    s.put(235, 234, 'company');
+    const doc = await extractLines(engine, s.lines);
+    expect(cellValues(doc.value('invoice.lineitems') as TableValue)).toEqual([
+      ['2', 'Design work for the invoice and the letterhead of the company', '7%', '80.00', '160.00'],
+    ]);
+  });
+
   it('gives no table when no header of known column words is printed', async () => {
     const s = sheet();
     s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);

@@ -244,7 +244,21 @@ export function findLineItems(
     const below = pageRows.slice(pageRows.indexOf(header.row) + 1);
     const cellsOf = (row: Row): ViewToken[][] => {
       const cells: ViewToken[][] = active.map(() => []);
-      for (const token of row.tokens) cells[columnOf(active, token)]!.push(token);
+      let previous: { token: ViewToken; column: number } | undefined;
+      for (const token of row.tokens) {
+        let column = columnOf(active, token);
+        // A long description runs on under the next heading: a word of letters close after a word of
+        // the description is the description's.
+        if (
+          previous &&
+          active[previous.column]!.type === 'description' &&
+          /^[^\d]*\p{L}[^\d]*$/u.test(token.text) &&
+          token.u.x0 - previous.token.u.x1 < Math.max(row.height, view.bodyHeight)
+        )
+          column = previous.column;
+        cells[column]!.push(token);
+        previous = { token, column };
+      }
       return cells;
     };
     /** Columns other than descriptions and codes that hold a number in these cells. */
@@ -289,8 +303,17 @@ export function findLineItems(
       if (!hasNumber && newGroup) continue;
       if (hasNumber) newGroup = false;
       if (!hasNumber && previous) {
-        // A continuation line: its words belong to the item above.
-        cells.forEach((cell, i) => previous[i]!.push(...cell));
+        // A continuation line: its words belong to the item above, each run of words (words closer
+        // than two letters' height) to the column it starts in: a description's second line may run
+        // on under the next columns.
+        let column = -1;
+        let last: ViewToken | undefined;
+        for (const token of row.tokens) {
+          if (!last || token.u.x0 - last.u.x1 > 2 * Math.max(row.height, view.bodyHeight))
+            column = columnOf(active, token);
+          previous[column]!.push(token);
+          last = token;
+        }
         continue;
       }
       if (!hasNumber) continue;
