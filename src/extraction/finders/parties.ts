@@ -452,7 +452,9 @@ function addressAfter(
           !address ||
           hasLegalForm(segment.tokens) >= 0 ||
           CONTACT.test(segment.text) ||
-          /\b(gst|vat|sst|reg|co\.? ?no|company no)\b/i.test(segment.text)
+          /\b(gst|vat|sst|reg|co\.? ?no|company no)\b/i.test(segment.text) ||
+          // A labelled company number whose label OCR misread ("CO KEG NO : 210038-K").
+          (COMPANY_NUMBER.test(segment.text) && LABELLED.test(segment.text))
         ) {
           skipped++;
           if (skipped > 3) break;
@@ -464,8 +466,8 @@ function addressAfter(
         // Past its first line, an address prints no labelled number ("ID. NO : 0001", a tax id misread).
         if (LABELLED.test(segment.text)) break;
         // A line of place names alone ("KSL CITY", "KUALA LUMPUR") continues an address.
-        // (OCR reads an I as `!`: `DAMA!`.)
-        if (!address && !/^[\p{L}\s.,'!-]+$/u.test(segment.text)) break;
+        // (OCR reads an I as `!` or `|`: `DAMA!`, `DAMA|`.)
+        if (!address && !/^[\p{L}\s.,'!|-]+$/u.test(segment.text)) break;
         // A line of words alone is a place name only if nothing earlier looked like a company.
         if (!address && (hasLegalForm(segment.tokens) >= 0 || segment.tokens.some((t) => COMPANY.has(t.key))))
           break;

@@ -60,6 +60,20 @@ describe("the supplier's name and address", () => {
     );
   });
 
+  it('runs an address on past a place name with an I read as "|", after a misread company number line', () => {
+    const parties = partiesOf([
+      'WESTERN STATIONERY SDN. BHD',
+      'CO KEG NO : 210038-K',
+      '13, JLN TASIK UTAMA 8',
+      'MEDAN NIAGA DAMA| SG BESI',
+      '57000 KL',
+      'TOTAL 12.00',
+    ]);
+    expect(parties.supplierAddress[0]?.value).toBe(
+      '13, JLN TASIK UTAMA 8, MEDAN NIAGA DAMA| SG BESI, 57000 KL',
+    );
+  });
+
   it('takes the company over a "thank you for shopping" line, its legal form read with the number glued on', () => {
     const parties = partiesOf([
       'TQ FOR SHOPPING WITH myNEWS.com',
