@@ -833,6 +833,13 @@ describe('line items', () => {
     [470, 'Amount'],
   ];
   const cellValues = (table: TableValue) => table.rows.map((r) => r.map((c) => c?.value ?? null));
+  /** A sheet with the supplier's name and a heading row of `columns` ([x, text]) in bold at y 200. */
+  const tableSheet = (columns: ReadonlyArray<readonly [number, string]>) => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
+    for (const [x, text] of columns) s.put(x, 200, text, 11, true);
+    return s;
+  };
 
   it("takes no row of JavaScript's object prototype names for a header", async () => {
     const s = sheet();
@@ -935,18 +942,15 @@ describe('line items', () => {
   });
 
   it('tells the columns by their arithmetic, not by what their headings say', async () => {
-    const s = sheet();
-    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
     // "Preço" (unknown word) prints the quantity; "Price" prints the amount; "Total" the unit price:
     // only quantity x unit price = amount tells them apart.
-    for (const [x, text] of [
+    const s = tableSheet([
       [50, 'Item'],
       [250, 'Preço'],
       [310, 'Total'],
       [380, 'VAT'],
       [470, 'Price'],
-    ] as const)
-      s.put(x, 200, text, 11, true);
+    ]);
     s.put(50, 220, 'Widgets, large');
     s.put(250, 220, '4');
     s.put(310, 220, '30.00');
@@ -973,15 +977,12 @@ describe('line items', () => {
   });
 
   it('reads on past a group subtotal, and ends at a tax summary line or another table’s headings', async () => {
-    const s = sheet();
-    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
-    for (const [x, text] of [
+    const s = tableSheet([
       [50, 'Description'],
       [300, 'Qty'],
       [380, 'Price'],
       [470, 'Amount'],
-    ] as const)
-      s.put(x, 200, text, 11, true);
+    ]);
     const item = (y: number, name: string, qty: string, price: string, amount: string) => {
       s.put(50, y, name);
       s.put(300, y, qty);
@@ -1010,15 +1011,12 @@ describe('line items', () => {
     ]);
 
     // A second table's headings under the items (charges and allowances): not the last item's words.
-    const t = sheet();
-    t.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
-    for (const [x, text] of [
+    const t = tableSheet([
       [50, 'Description'],
       [300, 'Qty'],
       [380, 'Price'],
       [470, 'Amount'],
-    ] as const)
-      t.put(x, 200, text, 11, true);
+    ]);
     t.put(50, 218, 'Steel coil');
     t.put(300, 218, '10');
     t.put(380, 218, '85.00');
@@ -1037,16 +1035,13 @@ describe('line items', () => {
   });
 
   it('keeps a description that runs on under the next heading in the description', async () => {
-    const s = sheet();
-    s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);
-    for (const [x, text] of [
+    const s = tableSheet([
       [50, 'Qty'],
       [110, 'Product'],
       [250, 'VAT'],
       [330, 'Price'],
       [470, 'Total'],
-    ] as const)
-      s.put(x, 200, text, 11, true);
+    ]);
     s.put(50, 218, '2');
     // "invoice" lies under the VAT heading, close after the description's other words.
     s.put(110, 218, 'Design work for the');

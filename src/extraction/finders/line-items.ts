@@ -152,7 +152,6 @@ interface Column {
   x1: number;
 }
 
-/** The header row of a table on a page, with its columns, when there is one. */
 /** A row of column headings: two kinds of column words at least, most of its words such. */
 function isHeaderRow(row: Row): boolean {
   const typed = row.tokens.map((t) => HEADER_WORDS[t.key] ?? HEADER_WORDS[t.text.toLowerCase()]);
@@ -160,6 +159,7 @@ function isHeaderRow(row: Row): boolean {
   return types.size >= 2 && typed.filter((t) => t === undefined).length <= typed.length * 0.6;
 }
 
+/** The header row of a table on a page, with its columns, when there is one. */
 function findHeader(view: DocumentView, rows: Row[]): { row: Row; columns: Column[] } | undefined {
   let best: { row: Row; columns: Column[]; score: number } | undefined;
   for (const row of rows) {
