@@ -1,24 +1,8 @@
 import type { TokenLayer } from '../core/types.js';
-import { probability } from './ranker.js';
+import { probability, type ReadingAgreement, type ReadingCalibration } from './ranker.js';
 import type { BoundingBox, VerboseFieldResult } from './types.js';
 
-/**
- * How the readings of a document answered a field: all with the same value (`agree`), with
- * different values (`disagree`), or only one of them with a value (`alone`).
- */
-export type ReadingAgreement = 'agree' | 'disagree' | 'alone';
-
-/**
- * Logistic weights per agreement over readingFeatures(): the confidence of a value chosen across
- * readings, given the calibrated confidence of its reading and whether the readings agreed. Fitted
- * by `npm run train` on out-of-fold confidences (src/evaluation/ranker-training.ts); an agreement
- * without weights keeps the reading's confidence.
- *
- * Why: the curves are fitted on single readings. Across readings, agreement is evidence of its own:
- * on the development corpus's 158 photos read twice, dates both readings gave were right 99 % of the
- * time at a mean confidence of 0.87, and dates they gave differently 47 % at 0.85.
- */
-export type ReadingCalibration = Partial<Record<ReadingAgreement, number[]>>;
+export type { ReadingAgreement, ReadingCalibration };
 
 /** Calibration groups that get a bias of their own in the reading calibration. */
 const READING_GROUPS = ['date', 'amount', 'name', 'address'] as const;
