@@ -3,6 +3,7 @@ import { FEATURE_NAMES } from '../extraction/candidate-features.js';
 import { evidenceOf, rankCandidates, type RankerModel } from '../extraction/ranker.js';
 import { calibrate } from '../extraction/calibration.js';
 import {
+  answersAt,
   chooseAnswer,
   readingFeatures,
   type ReadingAgreement,
@@ -226,8 +227,12 @@ export function chooseReadings(
   calibration?: ReadingCalibration,
 ): PredictedField[] {
   return first.map((field, i) => {
-    const aligned = others.map((o) => (o[i]?.name === field.name ? o[i] : undefined));
-    const { answer, confidence } = chooseAnswer(field, aligned, groups[i], calibration);
+    const { answer, confidence } = chooseAnswer(
+      field,
+      answersAt(others, i, field.name),
+      groups[i],
+      calibration,
+    );
     return { ...answer, confidence };
   });
 }
@@ -305,7 +310,7 @@ function readingPairs(
       const want = wanted(doc.truth, field.name);
       const group = doc.fields[i]?.group;
       if (!want || !group) return;
-      const aligned = readings.others.map((o) => (o[i]?.name === field.name ? o[i] : undefined));
+      const aligned = answersAt(readings.others, i, field.name);
       const { answer, confidence, agreement } = chooseAnswer(field, aligned, group, undefined);
       if (!agreement || answer.value === null) return;
       const kind = KIND[want.key]!;

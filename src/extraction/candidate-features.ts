@@ -286,14 +286,14 @@ function intrinsic(context: FeatureContext, tokens: Candidate['tokens']): Intrin
         }
       }
     }
+    const legalForm = LEGAL.has(t.key.replace(/\.$/, ''));
     // A token of fewer than three letters that is no legal form: OCR's fragments of a logo or a stamp.
-    const letterCount = t.text.replace(/[^\p{L}]/gu, '').length;
-    if (letterCount < 3 && !LEGAL.has(t.key.replace(/\.$/, ''))) fragments++;
+    if (!legalForm && t.text.replace(/[^\p{L}]/gu, '').length < 3) fragments++;
     if (t.key.length > 0) {
       keyed++;
       if (SENTENCE_WORDS.has(t.key)) sentence++;
       if (LABEL_WORDS.has(t.key)) labelWords++;
-      if (LEGAL.has(t.key.replace(/\.$/, ''))) legal = 1;
+      if (legalForm) legal = 1;
       if (COMPANY.has(t.key)) company = 1;
     }
     if (buyer.has(t.id)) buyerBlock = 1;

@@ -144,11 +144,11 @@ function extractReading(layer: TokenLayer, options: ExtractFieldsOptions): Verbo
   };
   /** The source of each field's chosen candidate. */
   const sources: Array<string | undefined> = [];
-  const results = options.fields.map((field) => {
+  const results = options.fields.map((field, i) => {
     if (field.name === GENERIC_KEY_VALUES) return keyValuesField(view, field, hints);
     if (field.kind === 'table') return tableField(view, field, hints);
     const { list } = field.name === SUPPLIER_NAME.name ? (names ??= ranked(field)) : ranked(field);
-    sources[options.fields.indexOf(field)] = list[0]?.source;
+    sources[i] = list[0]?.source;
     return toResult(field, list, curves, groupOf(field));
   });
   capWorkedOut(results, sources);

@@ -13,6 +13,15 @@ export function readingFeatures(confidence: number, group: string | undefined): 
   return [1, Math.log(c / (1 - c)), ...READING_GROUPS.map((g) => (g === group ? 1 : 0))];
 }
 
+/** Field `i` of each further reading, where that reading has the same field there (else undefined). */
+export function answersAt<T extends { name: string }>(
+  readings: ReadonlyArray<ReadonlyArray<T>>,
+  i: number,
+  name: string,
+): Array<T | undefined> {
+  return readings.map((fields) => (fields[i]?.name === name ? fields[i] : undefined));
+}
+
 /** A field's answer in one reading, as far as choosing needs it. */
 interface Answer {
   value: unknown;
@@ -72,8 +81,9 @@ export function chooseAcrossReadings(
   others: Array<{ layer: TokenLayer; fields: VerboseFieldResult[] }>,
   calibration?: ReadingCalibration,
 ): VerboseFieldResult[] {
+  const readings = others.map((o) => o.fields);
   return first.map((field, i) => {
-    const aligned = others.map((o) => (o.fields[i]?.name === field.name ? o.fields[i] : undefined));
+    const aligned = answersAt(readings, i, field.name);
     const group = [field, ...aligned].find((a) => a?.calibration)?.calibration?.key.split('/')[0];
     const { answer, confidence } = chooseAnswer(field, aligned, group, calibration);
     if (answer === field) return confidence === field.confidence ? field : { ...field, confidence };

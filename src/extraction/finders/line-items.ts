@@ -152,9 +152,13 @@ interface Column {
   x1: number;
 }
 
+/** The column type each word of a row names, where it names one. */
+function columnWords(row: Row): Array<ColumnType | undefined> {
+  return row.tokens.map((t) => HEADER_WORDS[t.key] ?? HEADER_WORDS[t.text.toLowerCase()]);
+}
+
 /** A row of column headings: two kinds of column words at least, most of its words such. */
-function isHeaderRow(row: Row): boolean {
-  const typed = row.tokens.map((t) => HEADER_WORDS[t.key] ?? HEADER_WORDS[t.text.toLowerCase()]);
+function isHeaderRow(typed: ReadonlyArray<ColumnType | undefined>): boolean {
   const types = new Set(typed.filter((t) => t !== undefined));
   return types.size >= 2 && typed.filter((t) => t === undefined).length <= typed.length * 0.6;
 }
@@ -163,11 +167,10 @@ function isHeaderRow(row: Row): boolean {
 function findHeader(view: DocumentView, rows: Row[]): { row: Row; columns: Column[] } | undefined {
   let best: { row: Row; columns: Column[]; score: number } | undefined;
   for (const row of rows) {
-    const typed = row.tokens.map((t) => HEADER_WORDS[t.key] ?? HEADER_WORDS[t.text.toLowerCase()]);
+    const typed = columnWords(row);
     const types = new Set(typed.filter((t): t is ColumnType => t !== undefined));
     const numeric = ['quantity', 'unitPrice', 'amount'].filter((t) => types.has(t as ColumnType)).length;
-    if (types.size < 2 || numeric < 1 || row.tokens.length > 14) continue;
-    if (typed.filter((t) => t === undefined).length > typed.length * 0.6) continue;
+    if (!isHeaderRow(typed) || numeric < 1 || row.tokens.length > 14) continue;
     // Adjacent words close together form one column heading ("Unit Price", "Prix HT").
     const columns: Column[] = [];
     row.tokens.forEach((token, i) => {
@@ -298,7 +301,7 @@ export function findLineItems(
       const cells = cellsOf(row);
       const hasNumber = numbered(cells) > 0;
       // The header of another table under this one (a tax summary, charges and allowances): the end.
-      if (!hasNumber && items.length > itemsBefore && isHeaderRow(row)) break;
+      if (!hasNumber && items.length > itemsBefore && isHeaderRow(columnWords(row))) break;
       const previous = items[items.length - 1];
       if (!hasNumber && newGroup) continue;
       if (hasNumber) newGroup = false;
