@@ -1058,6 +1058,104 @@ describe('line items', () => {
     ]);
   });
 
+  it('reads headings printed over several lines as one column each', async () => {
+    const s = sheet();
+    s.put(50, 60, 'ACME Supplies GmbH', 20, true);
+    // The middle line of the headings, and headings stacked in their cells above and below it: an
+    // article number over four lines, a unit price over two, the line's amount over four lines and
+    // beyond the middle line's last heading.
+    s.put(40, 206, 'Pos', 10, true);
+    s.put(70, 190, 'Art-Nr-Kunde', 10, true);
+    s.put(70, 201, 'Art-Nr-Lief.', 10, true);
+    s.put(70, 212, 'Art-Nr', 10, true);
+    s.put(70, 223, '(Art)', 10, true);
+    s.put(160, 206, 'Beschreibung', 10, true);
+    s.put(270, 201, 'Einzel-', 10, true);
+    s.put(270, 212, 'preis', 10, true);
+    s.put(350, 206, 'Menge', 10, true);
+    s.put(480, 190, 'Positions-', 10, true);
+    s.put(480, 201, 'betrag', 10, true);
+    s.put(480, 212, 'ohne', 10, true);
+    s.put(480, 223, 'USt.', 10, true);
+    s.put(40, 245, '1', 10);
+    s.put(70, 245, 'CO-123', 10);
+    s.put(160, 245, 'Stahlcoil', 10);
+    s.put(270, 245, '85,00', 10);
+    s.put(350, 245, '10', 10);
+    s.put(480, 245, '850,00', 10);
+    s.put(350, 300, 'Gesamtbetrag', 10);
+    s.put(480, 300, '850,00', 10);
+    const doc = await extractLines(engine, s.lines);
+    const table = doc.value('invoice.lineitems') as TableValue;
+    expect(table.headers).toEqual([
+      'Pos',
+      'Art-Nr-Kunde Art-Nr-Lief. Art-Nr (Art)',
+      'Beschreibung',
+      'Einzel- preis',
+      'Menge',
+      'Positions- betrag ohne USt.',
+    ]);
+    expect(table.types).toEqual(['code', 'code', 'description', 'unitPrice', 'quantity', 'amount']);
+    expect(cellValues(table)).toEqual([['1', 'CO-123', 'Stahlcoil', '85,00', '10', '850,00']]);
+  });
+
+  it('keeps a quantity heading apart from a price heading printed close to it, and a number grouped by spaces whole', async () => {
+    const s = tableSheet([
+      [50, 'Descripción'],
+      [300, 'Cant.'],
+      [332, 'Precio unitario'],
+      [470, 'Importe'],
+    ]);
+    s.put(50, 220, 'Instalación');
+    s.put(306, 220, '12');
+    s.put(350, 220, '152,47');
+    s.put(470, 220, '1');
+    s.put(478, 220, '829,64');
+    const doc = await extractLines(engine, s.lines);
+    const table = doc.value('invoice.lineitems') as TableValue;
+    expect(table.headers).toEqual(['Descripción', 'Cant.', 'Precio unitario', 'Importe']);
+    expect(table.types).toEqual(['description', 'quantity', 'unitPrice', 'amount']);
+    expect(cellValues(table)).toEqual([['Instalación', '12', '152,47', '1\u00a0829,64']]);
+  });
+
+  it("keeps an item's details, notes and charges out of its description and out of the rows", async () => {
+    const s = tableSheet([
+      [40, 'Pos'],
+      [80, 'Description'],
+      [300, 'Qty'],
+      [380, 'Price'],
+      [470, 'Amount'],
+    ]);
+    s.put(40, 220, '1');
+    s.put(80, 220, 'Steel coil');
+    s.put(300, 220, '10');
+    s.put(380, 220, '85.00');
+    s.put(470, 220, '850.00');
+    // Details right under it: its article number, a number in one column, a labelled value.
+    s.put(80, 232, 'Art. 4711');
+    s.put(380, 232, 'per 1 pc');
+    s.put(80, 244, 'Gross price :');
+    s.put(380, 244, '90.00');
+    // After a gap: a note, and the item's charges (numbers, but no position of their own).
+    s.put(80, 270, 'Material certificate X-234 to ISO 9001');
+    s.put(80, 290, 'Allowance stock goods');
+    s.put(300, 290, '10');
+    s.put(470, 290, '-100.00');
+    s.put(40, 310, '2');
+    s.put(80, 310, 'Steel sheet');
+    s.put(300, 310, '2');
+    s.put(380, 310, '50.00');
+    s.put(470, 310, '100.00');
+    s.put(80, 322, 'galvanised');
+    s.put(380, 360, 'Total');
+    s.put(470, 360, '850.00');
+    const doc = await extractLines(engine, s.lines);
+    expect(cellValues(doc.value('invoice.lineitems') as TableValue)).toEqual([
+      ['1', 'Steel coil Art. 4711', '10', '85.00 per 1 pc 90.00', '850.00'],
+      ['2', 'Steel sheet galvanised', '2', '50.00', '100.00'],
+    ]);
+  });
+
   it('gives no table when no header of known column words is printed', async () => {
     const s = sheet();
     s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);

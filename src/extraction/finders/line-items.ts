@@ -152,9 +152,22 @@ interface Column {
   x1: number;
 }
 
+/** An article or item number heading: "Art-Nr-Kunde", "Art.-Nr.", "Item No", "Part #", "Artikelnr". */
+const CODE_HEADING = /^(art|artikel|item|prod|product|part|mat|material)[-.\s]*(nr|no|num|number|#)\b/;
+
+/** The column type a heading word names, where it names one. */
+function columnWord(token: ViewToken): ColumnType | undefined {
+  const type = HEADER_WORDS[token.key] ?? HEADER_WORDS[token.text.toLowerCase()];
+  if (type) return type;
+  if (CODE_HEADING.test(token.key)) return 'code';
+  // A heading hyphenated over two lines reads whole ("Positions-" over "betrag"): its last part.
+  const last = /-(\p{L}+)$/u.exec(token.key)?.[1];
+  return last ? HEADER_WORDS[last] : undefined;
+}
+
 /** The column type each word of a row names, where it names one. */
 function columnWords(row: Row): Array<ColumnType | undefined> {
-  return row.tokens.map((t) => HEADER_WORDS[t.key] ?? HEADER_WORDS[t.text.toLowerCase()]);
+  return row.tokens.map(columnWord);
 }
 
 /** A row of column headings: two kinds of column words at least, most of its words such. */
@@ -180,7 +193,10 @@ function findHeader(view: DocumentView, rows: Row[]): { row: Row; columns: Colum
       if (
         last &&
         close &&
-        (type === undefined || last.type === type || type === 'unitPrice' || last.type === 'unit')
+        (type === undefined ||
+          last.type === type ||
+          (type === 'unitPrice' && !(last.known && last.type === 'quantity')) ||
+          last.type === 'unit')
       ) {
         last.name += ` ${token.text}`;
         last.x1 = token.u.x1;
@@ -199,7 +215,84 @@ function findHeader(view: DocumentView, rows: Row[]): { row: Row; columns: Colum
     const score = types.size + numeric;
     if (!best || score > best.score) best = { row, columns, score };
   }
-  return best;
+  if (!best) return undefined;
+  return { row: best.row, columns: withHeadingBand(view, rows, best.row, best.columns) };
+}
+
+/** Rows a heading may run over above or below its middle row (each line of it a row of the view). */
+const BAND_ROWS = 3;
+
+/**
+ * The columns of a heading printed over several lines: "Prix" over "unitaire", "Positions-" / "betrag"
+ * / "ohne" / "USt." stacked in one cell, "Art-Nr-Kunde" / "Art-Nr-Lief." beside a one-line "Pos". The
+ * rows right above and below the heading row (closer than a line's height, no amounts in them) are
+ * lines of the same headings: each word joins the column it stands over or under, or starts a column
+ * of its own where no heading of the middle row stands.
+ */
+function withHeadingBand(view: DocumentView, rows: Row[], header: Row, columns: Column[]): Column[] {
+  const height = Math.max(header.height, view.bodyHeight);
+  const at = rows.indexOf(header);
+  // Words of headings, few on a line, no numbers (a column the middle row lacks may stand beyond it).
+  const headingLine = (row: Row): boolean =>
+    row.tokens.length <= columns.length + 2 &&
+    row.tokens.every((t) => /\p{L}/u.test(t.text) && !/\d/.test(t.text));
+  const band: Row[] = [];
+  for (const step of [-1, 1]) {
+    let edge = header;
+    for (let i = at + step, n = 0; i >= 0 && i < rows.length && n < BAND_ROWS; i += step, n++) {
+      const row = rows[i]!;
+      const gap = step < 0 ? edge.box.y0 - row.box.y1 : row.box.y0 - edge.box.y1;
+      if (gap > 0.4 * height || !headingLine(row)) break;
+      band.push(row);
+      edge = row;
+    }
+  }
+  if (band.length === 0) return columns;
+  const out = columns.map((c) => ({ ...c, words: [] as ViewToken[] }));
+  const tokens = band.flatMap((row) => row.tokens).sort((a, b) => a.u.y0 - b.u.y0 || a.u.x0 - b.u.x0);
+  for (const token of tokens) {
+    const over = out.find((c) => token.u.x0 < c.x1 && token.u.x1 > c.x0);
+    if (over) {
+      over.words.push(token);
+      over.x0 = Math.min(over.x0, token.u.x0);
+      over.x1 = Math.max(over.x1, token.u.x1);
+    } else {
+      // Words of one new heading, side by side on a line ("Art-Nr" "(Art)"), start one column.
+      const near = out.find(
+        (c) => !columns.some((k) => k.name === c.name) && Math.abs(token.u.x0 - c.x1) < height,
+      );
+      if (near) {
+        near.words.push(token);
+        near.x1 = Math.max(near.x1, token.u.x1);
+      } else
+        out.push({
+          name: '',
+          type: 'description',
+          known: false,
+          x0: token.u.x0,
+          x1: token.u.x1,
+          words: [token],
+        });
+    }
+  }
+  return out
+    .map((c) => {
+      // The heading read top to bottom; its type from any of its words, an amount or price first.
+      const words = [...c.words, ...header.tokens.filter((t) => t.u.x0 >= c.x0 && t.u.x1 <= c.x1)].sort(
+        (a, b) => a.u.y0 - b.u.y0 || a.u.x0 - b.u.x0,
+      );
+      const types = words.map(columnWord).filter((t): t is ColumnType => t !== undefined);
+      const type =
+        types.find((t) => t === 'amount' || t === 'unitPrice') ?? (c.known ? c.type : types[0]) ?? c.type;
+      return {
+        name: words.map((t) => t.text).join(' ') || c.name,
+        type,
+        known: c.known || types.length > 0,
+        x0: c.x0,
+        x1: c.x1,
+      };
+    })
+    .sort((a, b) => a.x0 - b.x0);
 }
 
 /** Which column a token belongs to: the one whose span (between neighbours' midpoints) holds its centre. */
@@ -274,6 +367,25 @@ export function findLineItems(
       ).length;
     /** An item row: no stop word first, numbers in two columns at least. */
     const isItem = (row: Row): boolean => !STOP.test(row.tokens[0]!.key) && numbered(cellsOf(row)) >= 2;
+    const amountColumn = active.findIndex((c) => c.type === 'amount');
+    /**
+     * Cells that start an item: numbers in two columns, the line's amount, or a number on a line with
+     * its first column filled; and, where every item so far filled the first column (a position
+     * number, an article code), that column filled too. Other lines with a number are an item's
+     * details ("Preisbasis: 1 Stk", "Bruttopreis : 100,00").
+     */
+    const startsItem = (cells: ViewToken[][]): boolean => {
+      const count = numbered(cells);
+      if (count === 0) return false;
+      const own = items.slice(itemsBefore);
+      if (own.length > 0 && cells[0]!.length === 0 && own.every((item) => item[0]!.length > 0)) return false;
+      if (count >= 2 || amountColumn < 0) return true;
+      // One number: the line's amount, or a number on a line that starts like an item.
+      return cells[amountColumn]!.some((t) => parseAmount(t.text)) || cells[0]!.length > 0;
+    };
+    /** Where the last line of the current item ends, and whether its lines have ended (a gap came). */
+    let itemBottom = 0;
+    let itemClosed = false;
     /** After a group's subtotal: its heading's words are not the item's above. */
     let newGroup = false;
     for (const [k, row] of below.entries()) {
@@ -302,27 +414,42 @@ export function findLineItems(
       const hasNumber = numbered(cells) > 0;
       // The header of another table under this one (a tax summary, charges and allowances): the end.
       if (!hasNumber && items.length > itemsBefore && isHeaderRow(columnWords(row))) break;
-      const previous = items[items.length - 1];
-      if (!hasNumber && newGroup) continue;
+      const previous = items.length > itemsBefore ? items[items.length - 1] : undefined;
+      const item = startsItem(cells);
+      if (!item && newGroup) continue;
       if (hasNumber) newGroup = false;
-      if (!hasNumber && previous) {
+      if (!item && previous) {
+        // An item's lines follow each other closely; after a wider gap come notes about it
+        // ("Our olive oil is delivered in...", a certificate, its charges), which are not its cells.
+        const rowHeight = Math.max(row.height, view.bodyHeight);
+        if (itemClosed || row.box.y0 - itemBottom > rowHeight) {
+          itemClosed = true;
+          continue;
+        }
+        itemBottom = row.box.y1;
         // A continuation line: its words belong to the item above, each run of words (words closer
         // than two letters' height) to the column it starts in: a description's second line may run
-        // on under the next columns.
-        let column = -1;
-        let last: ViewToken | undefined;
+        // on under the next columns. A labelled detail ("Bruttopreis : 100,00") is no description.
+        const runs: Array<{ column: number; tokens: ViewToken[] }> = [];
         for (const token of row.tokens) {
-          if (!last || token.u.x0 - last.u.x1 > 2 * Math.max(row.height, view.bodyHeight))
-            column = columnOf(active, token);
-          previous[column]!.push(token);
-          last = token;
+          const last = runs[runs.length - 1];
+          const lastToken = last?.tokens[last.tokens.length - 1];
+          if (!last || token.u.x0 - lastToken!.u.x1 > 2 * rowHeight)
+            runs.push({ column: columnOf(active, token), tokens: [token] });
+          else last.tokens.push(token);
+        }
+        for (const run of runs) {
+          const labelled = run.tokens.some((t) => /:$|^:/.test(t.text));
+          if (labelled && active[run.column]!.type === 'description') continue;
+          previous[run.column]!.push(...run.tokens);
         }
         continue;
       }
-      if (!hasNumber) continue;
-      const amountColumn = active.findIndex((c) => c.type === 'amount');
+      if (!item) continue;
       if (amountColumn >= 0 && cells[amountColumn]!.some((t) => parseAmount(t.text))) amountCells++;
       items.push(cells);
+      itemBottom = row.box.y1;
+      itemClosed = false;
     }
   }
   if (!columns || items.length === 0) return undefined;
@@ -331,9 +458,7 @@ export function findLineItems(
     types: columnRoles(columns, items, hints),
     rows: items.map((cells) =>
       cells.map((cell) =>
-        cell.length === 0
-          ? null
-          : { value: cell.map((t) => t.text).join(' '), boundingBox: boundingBoxOf(cell) },
+        cell.length === 0 ? null : { value: cellText(cell), boundingBox: boundingBoxOf(cell) },
       ),
     ),
   };
@@ -342,6 +467,24 @@ export function findLineItems(
     0.45 + 0.4 * (amountCells / items.length) + 0.05 * Math.min(columns.length, 3),
   );
   return { value, score, tokens: items.flat(2) };
+}
+
+/**
+ * A cell's words joined by spaces, but the groups of one number joined by a no-break space, as a
+ * number grouped by spaces is printed ("1 829,64"): a reader of the value sees one number, not two.
+ */
+function cellText(cell: readonly ViewToken[]): string {
+  let text = cell[0]!.text;
+  for (let i = 1; i < cell.length; i++) {
+    const [before, token] = [cell[i - 1]!, cell[i]!];
+    const grouped =
+      /(^|[^\d.,])\d{1,3}$/.test(before.text) &&
+      /^\d{3}([.,]\d+)?$/.test(token.text) &&
+      token.lineId === before.lineId &&
+      token.u.x0 - before.u.x1 < 0.5 * before.height;
+    text += (grouped ? '\u00a0' : ' ') + token.text;
+  }
+  return text;
 }
 
 /**
@@ -360,7 +503,11 @@ function columnRoles(
     items.map((row) => {
       const text = row[ci]!.map((t) => t.text).join(' ');
       if (text.includes('%')) return undefined;
-      return parseAmount(text, hints)?.value;
+      // The cell's number, with or without its unit ("6,5 Stk", "1.00 kg").
+      const whole = parseAmount(text, hints)?.value;
+      if (whole !== undefined) return whole;
+      const first = row[ci]![0];
+      return first && /\p{L}/u.test(text) ? parseAmount(first.text, hints)?.value : undefined;
     }),
   );
   const percent = columns.map(
@@ -369,7 +516,7 @@ function columnRoles(
   const numeric = columns
     .map((_, ci) => ci)
     .filter((ci) => numbers[ci]!.filter((n) => n !== undefined).length >= Math.max(1, items.length * 0.6));
-  let best: { q: number; p: number; a: number; rows: number } | undefined;
+  let best: { q: number; p: number; a: number; rows: number; said: number } | undefined;
   for (const q of numeric)
     for (const p of numeric)
       for (const a of numeric) {
@@ -381,13 +528,16 @@ function columnRoles(
           const product = Math.abs(nq * np);
           if (Math.abs(product - Math.abs(na)) <= Math.max(0.011, 0.005 * Math.abs(na))) rows++;
         }
-        // Ties: the amount rightmost, the quantity left of the price (as tables print them).
+        // Ties: the amount rightmost; then the quantity and the price where their headings say (a
+        // product reads both ways), else the quantity left of the price (as tables print them).
+        const said = (columns[q]!.type === 'quantity' ? 1 : 0) + (columns[p]!.type === 'unitPrice' ? 1 : 0);
         const better =
           !best ||
           rows > best.rows ||
           (rows === best.rows && a > best.a) ||
-          (rows === best.rows && a === best.a && q < best.q);
-        if (rows > 0 && better) best = { q, p, a, rows };
+          (rows === best.rows && a === best.a && said > best.said) ||
+          (rows === best.rows && a === best.a && said === best.said && q < best.q);
+        if (rows > 0 && better) best = { q, p, a, rows, said };
       }
   if (best && best.rows >= Math.max(1, Math.ceil(items.length * 0.6))) {
     for (const [i, role] of roles.entries()) {
