@@ -498,7 +498,25 @@ export function valuesNear(
       const under = row.tokens.filter(
         (t) => t.u.x1 > hit.box.x0 - rowHeight && t.u.x0 < hit.box.x1 + 2 * rowHeight,
       );
-      if (under.length === 0) continue;
+      if (under.length === 0) {
+        // A long label that ends its row, its value alone on the next row at the right margin
+        // (`Total Sales (Inclusive of GST)` over `32.70` on a narrow receipt): a wrapped line.
+        const wrapped =
+          seen === 1 && hit.end === hit.row.tokens.length && row.tokens[0]!.u.x0 > hit.box.x1
+            ? bestSpanAt(row.tokens, 0, options.maxTokens, read, hints)
+            : undefined;
+        if (wrapped && wrapped.span.length === row.tokens.length) {
+          out.push({
+            ...wrapped.value,
+            tokens: wrapped.span,
+            score: strength * 0.75 * wrapped.value.quality,
+            source: 'label-below',
+            label: hit.phrase,
+          });
+          break;
+        }
+        continue;
+      }
       const best = bestSpanAt(row.tokens, row.tokens.indexOf(under[0]!), options.maxTokens, read, hints);
       if (!best) continue;
       out.push({

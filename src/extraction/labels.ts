@@ -315,6 +315,10 @@ export const LABELS: Record<string, LabelSet> = {
       'received',
       'payment',
       'cash paid',
+      // What a machine took ("Accepted total 10.00", then "Change 5.00").
+      'accepted',
+      'amount accepted',
+      'accepted total',
       // German, French, Dutch, Spanish and Italian receipts: cash, given, received. (Not the German
       // "Bar" nor the Italian "Resto": label words count against a name, and bars and restos have names.)
       'gegeben',

@@ -296,6 +296,41 @@ describe('amounts that other lines of a receipt check', () => {
     expect((await extractLines(engine, plain.lines, ['receipts:1'])).value('receipt.total')).toBe('112.46');
   });
 
+  it('reads a total wrapped onto the next line at the right margin, and cash and change under their labels', async () => {
+    const s = sheet();
+    s.put(200, 60, 'CORNER CAFE SDN BHD', 16, true);
+    s.put(150, 100, 'Total Sales (Excluding GST)');
+    s.put(400, 100, '31.03');
+    s.put(150, 116, 'Total GST');
+    s.put(400, 116, '1.65');
+    s.put(150, 132, 'Total Sales (Inclusive of GST)');
+    // The value alone on the next line, right of where the long label ends.
+    const total = s.put(400, 148, '32.70');
+    s.put(150, 164, 'CASH');
+    s.put(150, 180, '40.00');
+    s.put(150, 196, 'CHANGE');
+    s.put(150, 212, '7.30');
+    const doc = await extractLines(engine, s.lines, ['receipts:1']);
+    await expectPrinted(doc, 'receipt.total', '32.70', total);
+    // Without the total's line, the cash less the change (each under its label) is the total.
+    const unlabelled = s.lines.filter((l) => !l.text.includes('Inclusive') && l !== total);
+    const paid = await extractLines(engine, unlabelled, ['receipts:1']);
+    expect(paid.value('receipt.total')).toBe('32.70');
+    expect(paid.field('receipt.total').text).toBe('40.00 7.30');
+  });
+
+  it("takes a parking machine's accepted money for the cash tendered, not for the total", async () => {
+    const rows: Array<[string, string]> = [
+      ['Total amount', '1.50'],
+      ['Accepted total', '2.00'],
+      ['Change', '0.50'],
+      ['GST 0%', '0.00'],
+    ];
+    const { lines, values } = receipt(rows);
+    const doc = await extractLines(engine, lines, ['receipts:1']);
+    await expectPrinted(doc, 'receipt.total', '1.50', values.get('Total amount')!);
+  });
+
   it('does not join digits across a wide gap into one grouped amount', async () => {
     const s = sheet();
     s.put(200, 60, 'CORNER CAFE SDN BHD', 16, true);

@@ -17,8 +17,14 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   const read = READERS.amount!;
   const out = {} as Record<AmountRole, Candidate[]>;
   const found = new Map(ROLES.map((role) => [role, findLabels(view, LABELS[role]!)]));
-  // "Tax Total" holds "Total": a label inside a longer label of another field is that field's.
-  const everyHit = [...found.entries()].flatMap(([role, hits]) => hits.map((hit) => ({ role, hit })));
+  // "Tax Total" holds "Total": a label inside a longer label of another field is that field's, and
+  // "Accepted total" (a parking machine's cash tendered) is the money given, not the total.
+  const everyHit = [
+    ...[...found.entries()].flatMap(([role, hits]) => hits.map((hit) => ({ role: role as string, hit }))),
+    ...(['cashTendered', 'change'] as const).flatMap((set) =>
+      findLabels(view, LABELS[set]!).map((hit) => ({ role: set as string, hit })),
+    ),
+  ];
   const hitsByRole = new Map(
     ROLES.map((role) => [
       role,
@@ -231,7 +237,8 @@ function paymentLines(view: DocumentView, hints: DocumentHints): PaymentLines {
   const read = READERS.amount!;
   const near = (set: string): Candidate[] =>
     findLabels(view, LABELS[set]!)
-      .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens: 4, maxRightGap: 30 }))
+      // Below the label too: OCR splits a receipt's `CASH :` from its `40.00` on the next line.
+      .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens: 4, maxRightGap: 30, below: true }))
       .filter((c) => c.quality >= 1);
   const best = (list: Candidate[]): Candidate | undefined => [...list].sort((a, b) => b.score - a.score)[0];
   const cashLines = near('cashTendered');
