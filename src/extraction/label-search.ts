@@ -103,6 +103,14 @@ function sameWord(token: string, word: string): boolean {
   return editDistanceAtMostOne(token, word);
 }
 
+/**
+ * A printed word is a label word: the same, or (read by OCR) one letter off. A text layer spells what
+ * was printed: "Kunden" in "Kunden AG Mitte" is no "Kunde" label.
+ */
+function sameWordAs(token: ViewToken, printed: string, word: string): boolean {
+  return token.source === 'ocr' ? sameWord(printed, word) : printed === word && word !== '#';
+}
+
 function editDistanceAtMostOne(a: string, b: string): boolean {
   let i = 0;
   let j = 0;
@@ -294,14 +302,14 @@ function matchAt(
     const token = row.tokens[col];
     if (!token) return undefined;
     const word = phrase.words[w]!;
-    if (word === '#' ? isHash(token) : sameWord(token.key, word)) {
+    if (word === '#' ? isHash(token) : sameWordAs(token, token.key, word)) {
       col++;
       continue;
     }
     // The last word may carry its value after a colon or hash: `Date:25/01/2018`, `No:1234`.
     if (w === phrase.words.length - 1) {
       const glued = context.glued[row.index]![col];
-      if (glued && sameWord(glued.head, word)) return { end: col + 1, inline: glued.value };
+      if (glued && sameWordAs(token, glued.head, word)) return { end: col + 1, inline: glued.value };
     }
     return undefined;
   }

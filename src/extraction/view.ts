@@ -41,7 +41,7 @@ export interface DocumentView {
 }
 
 export function keyOf(text: string): string {
-  return (isAscii(text) ? text : text.normalize('NFKC'))
+  return (isAscii(text) ? text : text.normalize('NFKC').replace(/[’‘ʼ´]/g, "'"))
     .toLowerCase()
     .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page, Token, TokenLayer } from '../../src/core/types.js';
-import { createView } from '../../src/extraction/view.js';
+import { createView, keyOf } from '../../src/extraction/view.js';
 
 /** A label at the left and its amount at the far right, the amount 0.028 of the page lower. */
 function receipt(ocrCorrection?: Page['ocrCorrection']): TokenLayer {
@@ -49,5 +49,13 @@ describe('rows of a skewed scan', () => {
     expect(rowTexts(receipt({ rightAngle: 0, skew: -2, dpi: 0 }))).toEqual(['TOTAL', '12.50']);
     // Skew under 0.2 degrees is left alone.
     expect(rowTexts(receipt({ rightAngle: 0, skew: 0.1, dpi: 0 }))).toEqual(['TOTAL', '12.50']);
+  });
+});
+
+describe('keyOf', () => {
+  it('reads typographic apostrophes as the plain one, case and surrounding marks aside', () => {
+    expect(keyOf('d’échéance:')).toBe("d'échéance");
+    expect(keyOf('(Date')).toBe('date');
+    expect(keyOf('l‘ancienne')).toBe("l'ancienne");
   });
 });

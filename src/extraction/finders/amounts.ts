@@ -99,10 +99,12 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
       score: c.score * 0.9 + (role === 'total' && high > low ? (0.02 * (ys[i]! - low)) / (high - low) : 0),
     }));
   }
+  // Each tax line as printed: taxes per rate may be equal ("CGST 2.5 % 200.00", "SGST 2.5 % 200.00").
+  const taxLines = [...out.tax].sort((a, b) => b.score - a.score);
   // Label candidates agreeing on a value reinforce each other (totals are often printed twice).
   for (const role of ROLES) out[role] = mergeSameValue(out[role]);
 
-  applyArithmetic(out, all);
+  applyArithmetic(out, all, taxLines);
   const payment = paymentLines(view, hints);
   applyCashAndChange(payment, out);
   applyRounding(payment, out);
@@ -167,7 +169,11 @@ function mergeSameValue(candidates: Candidate[]): Candidate[] {
 }
 
 /** Raises the subtotal, tax and total candidates that add up; prefers such a triple. */
-function applyArithmetic(out: Record<AmountRole, Candidate[]>, all: Candidate[]): void {
+function applyArithmetic(
+  out: Record<AmountRole, Candidate[]>,
+  all: Candidate[],
+  taxLines: readonly Candidate[],
+): void {
   let bestTriple: { sub: Candidate; tax: Candidate; total: Candidate; score: number } | undefined;
   for (const total of out.total.slice(0, 5)) {
     for (const sub of out.subTotal.slice(0, 5)) {
@@ -182,7 +188,7 @@ function applyArithmetic(out: Record<AmountRole, Candidate[]>, all: Candidate[])
       }
     }
   }
-  if (!bestTriple) bestTriple = deriveMissingPart(out, all);
+  if (!bestTriple) bestTriple = deriveMissingPart(out, all, taxLines);
   if (bestTriple) {
     const lift = (list: Candidate[], chosen: Candidate): Candidate[] =>
       list
@@ -419,6 +425,7 @@ function onCoin(value: number): boolean {
 function deriveMissingPart(
   out: Record<AmountRole, Candidate[]>,
   all: Candidate[],
+  taxLines: readonly Candidate[],
 ): { sub: Candidate; tax: Candidate; total: Candidate; score: number } | undefined {
   const total = out.total[0];
   if (!total) return undefined;
@@ -439,7 +446,7 @@ function deriveMissingPart(
   }
   // Tax printed per rate ("USt 19 % 1.310,13", "USt 7 % 200,74") and no line for its sum: the lines
   // that add up with the subtotal to the total are the tax, their sum the value.
-  const lines = out.tax.slice(0, 6);
+  const lines = taxLines.slice(0, 6);
   for (const sub of out.subTotal.slice(0, 3)) {
     const wanted = t - (sub.norm as number);
     for (const group of groupsOf(lines)) {
@@ -455,6 +462,31 @@ function deriveMissingPart(
       };
       out.tax.push(derived);
       return { sub, tax: derived, total, score: total.score + sub.score };
+    }
+  }
+  // No subtotal line either ("CGST 2.5 % 200.00", "SGST 2.5 % 200.00", "Total 8,400.00"): tax lines of
+  // different labels whose sum leaves an amount printed elsewhere (the items' sum) are the tax, and
+  // that amount the subtotal.
+  if (out.subTotal.length === 0) {
+    for (const group of groupsOf(lines)) {
+      if (new Set(group.map((c) => c.label)).size < group.length) continue;
+      const sum = group.reduce((a, c) => a + (c.norm as number), 0);
+      const sub = printed(t - sum);
+      if (!sub || sum <= 0 || (sub.norm as number) <= 0 || group.some((c) => c.tokens[0] === sub.tokens[0]))
+        continue;
+      const score = Math.min(total.score, ...group.map((c) => c.score)) * 0.7;
+      const tax: Candidate = {
+        value: sum.toFixed(2),
+        norm: Math.round(sum * 100) / 100,
+        quality: 1,
+        tokens: group.flatMap((c) => c.tokens),
+        score,
+        source: 'tax-lines-sum',
+      };
+      const derived = { ...sub, score, source: 'total-less-tax' };
+      out.tax.push(tax);
+      out.subTotal.push(derived);
+      return { sub: derived, tax, total, score: total.score + score };
     }
   }
   for (const tax of out.tax.slice(0, 3)) {

@@ -60,10 +60,11 @@ export function findIdentifiers(
 > {
   const taxRead = READERS.taxId!;
   const vatLabelled = labelled(view, 'supplierTaxId', taxRead, hints, 4);
-  // VAT ids with a country prefix are recognisable on their own.
+  // VAT ids with a country prefix, and India's GSTIN (its state code and check character), are
+  // recognisable on their own.
   const vatAnywhere = patternValues(
     view,
-    (text, h) => (/^[A-Z]{2}/i.test(text.trim()) ? taxRead(text, h) : undefined),
+    (text, h) => (/^[A-Z]{2}|^\d{2}[A-Z]{5}\d{4}/i.test(text.trim()) ? taxRead(text, h) : undefined),
     hints,
     4,
     0.55,

@@ -9,7 +9,7 @@ import {
 import { normaliseText } from '../normalise/text.js';
 import type { DocumentView, ViewToken } from '../view.js';
 import { customerBlockTokens } from './customer-block.js';
-import { findLabels, type Candidate } from '../label-search.js';
+import { findLabels, type Candidate, type LabelHit } from '../label-search.js';
 
 /** A run of words of one token-layer line, cut at separators such as "●", "|" or " - ". */
 interface Segment {
@@ -28,7 +28,7 @@ const LEGAL = new Set(LEGAL_FORMS);
 const COMPANY = new Set(COMPANY_WORDS);
 const ADDRESS = new Set(ADDRESS_WORDS);
 const NOT_A_NAME =
-  /\b(invoice|tax invoice|rechnung|facture|factuur|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|for shopping)\b/i;
+  /\b(invoice|tax invoice|rechnung|facture|factuur|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|for shopping|logo)\b/i;
 const CONTACT =
   /(@|www\.|https?:|\bt[ée]l\b|\bt[ée]l[ée]phone\b|\bphone\b|\bfax\b|\bfon\b|\bemail\b|\be-mail\b|\bmobile\b|\bh\/p\b|\bwebsite\b|\bhp\b|\bwhats ?app\b)/i;
 const TAX_LINE =
@@ -186,7 +186,7 @@ export function findParties(view: DocumentView): PartyCandidates {
   }
   // A name under "Seller:", "Verkäufer:", "From:" (past lines like "Nummer : 123") is the supplier's.
   for (const hit of findLabels(view, LABELS.supplier!)) {
-    if (hit.row.pageNum !== 1 || hit.end !== hit.row.tokens.length) continue;
+    if (hit.row.pageNum !== 1 || !endsItsColumn(view, hit)) continue;
     const below = nameBelow(view, segments, hit.row.tokens[hit.start]!);
     if (!below) continue;
     const existing = scored.find((x) => x.segment === below);
@@ -265,7 +265,9 @@ function nameTokens(
   // in "&" ("Home Master Hardware &" over "Electrical").
   const next = segments[segment.order + 1];
   const close =
-    next !== undefined && next.tokens[0]!.box.y0 - segment.tokens[0]!.box.y1 < 2 * view.bodyHeight;
+    next !== undefined &&
+    next.tokens[0]!.box.y0 - segment.tokens[0]!.box.y1 < 2 * view.bodyHeight &&
+    overlapAcross(segment, next);
   if (
     legalAt < 0 &&
     close &&
@@ -278,14 +280,7 @@ function nameTokens(
     return { tokens: joined, legalAt: joinedLegal, continuesBelow: true };
   }
   const nextLegal = next ? lastLegalForm(next.tokens) : -1;
-  if (
-    legalAt < 0 &&
-    !/:$/.test(segment.text) &&
-    next &&
-    next.tokens.length <= 4 &&
-    nextLegal >= 0 &&
-    next.tokens[0]!.box.y0 - segment.tokens[0]!.box.y1 < 2 * view.bodyHeight
-  ) {
+  if (legalAt < 0 && !/:$/.test(segment.text) && close && next.tokens.length <= 4 && nextLegal >= 0) {
     tokens = [...tokens, ...next.tokens.slice(0, nextLegal + 1 + trailingLegal(next.tokens, nextLegal))];
     legalAt = tokens.length - 1;
     return { tokens, legalAt };
@@ -305,7 +300,8 @@ function nameTokens(
     third.tokens.length <= 4 &&
     letterShare(next.text) > 0.8 &&
     !isAddressLine(next) &&
-    third.tokens[0]!.box.y0 - next.tokens[0]!.box.y1 < 2 * view.bodyHeight
+    third.tokens[0]!.box.y0 - next.tokens[0]!.box.y1 < 2 * view.bodyHeight &&
+    overlapAcross(next, third)
   ) {
     tokens = [
       ...tokens,
@@ -315,6 +311,17 @@ function nameTokens(
     legalAt = tokens.length - 1;
   }
   return { tokens, legalAt };
+}
+
+/** Two lines one over the other: their spans across the page overlap (a name broken over lines). */
+function overlapAcross(a: Segment, b: Segment): boolean {
+  const span = (s: Segment): [number, number] => [
+    Math.min(...s.tokens.map((t) => t.box.x0)),
+    Math.max(...s.tokens.map((t) => t.box.x1)),
+  ];
+  const [a0, a1] = span(a);
+  const [b0, b1] = span(b);
+  return a0 < b1 && b0 < a1;
 }
 
 /**
@@ -509,6 +516,38 @@ function isNameLike(text: string): boolean {
   );
 }
 
+/**
+ * A label that ends its line or its column's part of it ("Verkäufer" with "Käufer" far to its right,
+ * over two blocks side by side): a heading over what is under it.
+ */
+function endsItsColumn(view: DocumentView, hit: LabelHit): boolean {
+  const next = hit.row.tokens[hit.end];
+  if (!next) return true;
+  const last = hit.row.tokens[hit.end - 1]!;
+  return (next.u.x0 - last.u.x1) / Math.max(hit.row.height, view.bodyHeight) > SEGMENT_GAP;
+}
+
+/** Labels of a party's name inside its block: "Firmenname: ACME GmbH", "Company name: ...". */
+const NAME_LABEL =
+  /^(name|company|company name|business name|firma|firmenname|name der firma|raison sociale|nom|dénomination|denomination|naam|bedrijfsnaam|empresa|razón social|razon social|nombre|ragione sociale|denominazione)$/;
+
+/**
+ * A line under a party's heading that prints its name after a label of names ("Firmenname: Kunden AG
+ * Mitte"): the name, as a segment of its own.
+ */
+function labelledName(segment: Segment): Segment | undefined {
+  const colon = segment.tokens.findIndex((t) => t.text.endsWith(':'));
+  if (colon < 0 || colon === segment.tokens.length - 1) return undefined;
+  const label = segment.tokens
+    .slice(0, colon + 1)
+    .map((t) => t.key)
+    .join(' ');
+  if (!NAME_LABEL.test(label)) return undefined;
+  const tokens = segment.tokens.slice(colon + 1);
+  const text = tokens.map((t) => t.text).join(' ');
+  return { ...segment, tokens, text, key: text.toLowerCase() };
+}
+
 /** The first name-like segment in the few lines under a label, passing "Nummer : 123"-like lines. */
 function nameBelow(view: DocumentView, segments: Segment[], label: ViewToken): Segment | undefined {
   const under = segments.filter(
@@ -518,6 +557,8 @@ function nameBelow(view: DocumentView, segments: Segment[], label: ViewToken): S
       s.tokens[0]!.box.y0 - label.box.y1 < 0.06,
   );
   for (const segment of under.slice(0, 3)) {
+    const named = labelledName(segment);
+    if (named) return isNameLike(named.text) ? named : undefined;
     // A labelled line ("Nummer : 12345676") is passed, whatever the gap left between its parts; a
     // label of another column on the same row ("Invoice No.: 123" beside the name) is not this line's.
     if (segment.text.includes(':') || segment.rest[0]?.text.startsWith(':')) continue;

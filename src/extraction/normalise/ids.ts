@@ -320,6 +320,17 @@ const VAT_FORMATS: Readonly<Record<string, VatFormat>> = {
 
 /** India GSTIN: state (01-38, 97, 99), PAN (5 letters, 4 digits, letter), entity, `Z`, check character. */
 const GSTIN = /^(?:0[1-9]|[12]\d|3[0-8]|97|99)[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
+const BASE36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** The GSTIN's check character: its first 14 characters in base 36, weights 1 and 2, digits summed. */
+export function isGstinValid(gstin: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < 14; i++) {
+    const product = BASE36.indexOf(gstin[i]!) * (i % 2 === 0 ? 1 : 2);
+    sum += Math.floor(product / 36) + (product % 36);
+  }
+  return gstin[14] === BASE36[(36 - (sum % 36)) % 36];
+}
 
 /**
  * A VAT or tax registration id, spaces, dots and dashes allowed, any case:
@@ -348,7 +359,7 @@ export function normaliseVatId(text: string): VatId | undefined {
 
   const compact = s.replace(/[\s.-]+/g, '');
   if (!/^[A-Z0-9+*]+$/.test(compact)) return undefined;
-  if (GSTIN.test(compact)) return { country: 'IN', value: compact };
+  if (GSTIN.test(compact)) return isGstinValid(compact) ? { country: 'IN', value: compact } : undefined;
   if (/^00\d{10}$/.test(compact)) return { country: 'MY', value: compact };
   const norway = /^(NO)?(\d{9})(MVA)?$/.exec(compact);
   if (norway) return norway[1] || norway[3] ? { country: 'NO', value: `NO${norway[2]}MVA` } : undefined;

@@ -220,6 +220,7 @@ describe('normaliseVatId', () => {
     ['an ABN', '51 824 753 556'],
     ['GSTIN state 00', '00AAPFU0939F1ZV'],
     ['GSTIN without Z', '27AAPFU0939F1XV'],
+    ['GSTIN with a wrong check character', '27AAPFU0939F1ZW'],
     ['12 digits without 00', '123456789012'],
     ['a short SST id', 'W10-1808-3100012'],
     ['an unknown prefix', 'US123456789'],

@@ -1,0 +1,371 @@
+/**
+ * Layouts of sources the development corpus has few or none of, drawn here from what is known to go
+ * wrong on documents nobody tuned for (issue 15's classes of errors): US and Indian invoices, e-invoice
+ * renderings with seller and buyer blocks, hotel folios, VAT summary tables, carried totals, several
+ * dates on a page. Every value is checked; the documents are invented, their ids valid where ids
+ * carry a check (GSTIN, German VAT ids).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  extractLines,
+  extractPages,
+  sheet,
+  textOnlyEngine,
+  type Extracted,
+} from '../helpers/make-invoices.js';
+
+const engine = textOnlyEngine();
+afterAll(() => engine.close());
+
+function expectValues(doc: Extracted, want: Record<string, string>): void {
+  const got = Object.fromEntries(Object.keys(want).map((name) => [name, doc.value(name)]));
+  expect(got).toEqual(want);
+}
+
+describe('layouts of other sources', () => {
+  it('a US invoice: the name beside a logo caption, Bill To and Ship To, Balance Due, bank and contact headings', async () => {
+    const s = sheet();
+    s.put(50, 50, 'LOGO', 10);
+    s.put(380, 60, 'Brightline Media LLC', 18, true);
+    s.put(380, 80, '1450 Market Street, Suite 300');
+    s.put(380, 94, 'San Francisco, CA 94103');
+    s.put(50, 140, 'INVOICE', 22, true);
+    s.put(50, 180, 'Bill To', 11, true);
+    s.put(300, 180, 'Ship To', 11, true);
+    s.put(50, 196, 'Harbor Freight Partners Inc.');
+    s.put(300, 196, 'Harbor Freight Partners Inc.');
+    s.put(50, 210, '77 Pier Avenue');
+    s.put(300, 210, 'Dock 4, 77 Pier Avenue');
+    s.put(50, 224, 'Seattle, WA 98101');
+    s.put(300, 224, 'Seattle, WA 98101');
+    s.put(420, 140, 'Invoice #');
+    s.put(500, 140, 'BM-10482');
+    s.put(420, 154, 'Date');
+    s.put(500, 154, '03/14/2024');
+    s.put(420, 168, 'P.O. #');
+    s.put(500, 168, '4471-A');
+    s.put(420, 182, 'Due Date');
+    s.put(500, 182, '04/13/2024');
+    s.put(50, 270, 'Description', 11, true);
+    s.put(330, 270, 'Qty', 11, true);
+    s.put(400, 270, 'Rate', 11, true);
+    s.put(490, 270, 'Amount', 11, true);
+    s.put(50, 290, 'Video production');
+    s.put(330, 290, '10');
+    s.put(400, 290, '150.00');
+    s.put(490, 290, '1,500.00');
+    s.put(50, 306, 'Editing');
+    s.put(330, 306, '5');
+    s.put(400, 306, '90.00');
+    s.put(490, 306, '450.00');
+    s.put(400, 340, 'Subtotal');
+    s.put(490, 340, '1,950.00');
+    s.put(400, 356, 'Sales Tax (8.5%)');
+    s.put(490, 356, '165.75');
+    s.put(400, 372, 'Total');
+    s.put(490, 372, '2,115.75');
+    s.put(400, 388, 'Balance Due');
+    s.put(490, 388, '$2,115.75');
+    s.put(50, 440, 'Bank Details', 11, true);
+    s.put(50, 456, 'Account Name: Brightline Media LLC');
+    s.put(50, 470, 'Routing: 121000248  Account: 4471029384');
+    s.put(50, 520, 'Contact us', 11, true);
+    s.put(50, 536, 'billing@brightline.example  (415) 555-0134');
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Brightline Media LLC',
+      'document.customerName': 'Harbor Freight Partners Inc.',
+      'document.referenceNo': 'BM-10482',
+      'document.date': '2024-03-14',
+      'invoice.dueDate': '2024-04-13',
+      'invoice.subTotal': '1950.00',
+      'invoice.tax': '165.75',
+      'invoice.total': '2115.75',
+      'invoice.purchaseOrderNo': '4471-A',
+      'document.currency': 'USD',
+    });
+  });
+
+  it("an Indian GST invoice: GSTIN, taxable value, IGST, Grand Total, the buyer's GSTIN in its block", async () => {
+    const s = sheet();
+    s.put(220, 50, 'TAX INVOICE', 14, true);
+    s.put(50, 80, 'Sunrise Textiles Pvt. Ltd.', 16, true);
+    s.put(50, 98, 'Plot 14, MIDC Industrial Area, Andheri East');
+    s.put(50, 112, 'Mumbai, Maharashtra 400093');
+    s.put(50, 126, 'GSTIN: 27AAPFU0939F1ZV');
+    s.put(350, 80, 'Invoice No: STL/2024/0193');
+    s.put(350, 94, 'Invoice Date: 15-03-2024');
+    s.put(350, 108, 'Place of Supply: Karnataka (29)');
+    s.put(50, 160, 'Billed To:', 11, true);
+    s.put(50, 176, 'Kaveri Retail LLP');
+    s.put(50, 190, '12 MG Road, Bengaluru 560001');
+    s.put(50, 204, 'GSTIN: 29AAGCR4375J1ZU');
+    s.put(50, 240, 'Sl', 10, true);
+    s.put(80, 240, 'Description of Goods', 10, true);
+    s.put(260, 240, 'HSN/SAC', 10, true);
+    s.put(320, 240, 'Qty', 10, true);
+    s.put(370, 240, 'Rate', 10, true);
+    s.put(470, 240, 'Amount', 10, true);
+    s.put(50, 256, '1');
+    s.put(80, 256, 'Cotton fabric, 40s');
+    s.put(260, 256, '5208');
+    s.put(320, 256, '200');
+    s.put(370, 256, '250.00');
+    s.put(470, 256, '50,000.00');
+    s.put(370, 290, 'Taxable Value');
+    s.put(470, 290, '50,000.00');
+    s.put(370, 306, 'IGST @ 5%');
+    s.put(470, 306, '2,500.00');
+    s.put(370, 322, 'Grand Total');
+    s.put(470, 322, 'Rs. 52,500.00');
+    s.put(50, 350, 'Amount in words: Fifty Two Thousand Five Hundred Rupees Only');
+    s.put(50, 380, 'For Sunrise Textiles Pvt. Ltd.');
+    s.put(50, 410, 'Authorised Signatory');
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Sunrise Textiles Pvt. Ltd.',
+      'document.supplierTaxId': '27AAPFU0939F1ZV',
+      'document.customerName': 'Kaveri Retail LLP',
+      'document.referenceNo': 'STL/2024/0193',
+      'document.date': '2024-03-15',
+      'invoice.subTotal': '50000.00',
+      'invoice.tax': '2500.00',
+      'invoice.total': '52500.00',
+      'document.currency': 'INR',
+    });
+  });
+
+  it("an Indian invoice with equal CGST and SGST lines and no subtotal line, the buyer's GSTIN printed first", async () => {
+    const s = sheet();
+    s.put(50, 50, 'Greenleaf Organics Private Limited', 16, true);
+    s.put(50, 68, '#45, 3rd Cross, Indiranagar, Bengaluru 560038');
+    s.put(400, 50, 'TAX INVOICE', 14, true);
+    s.put(50, 110, 'Buyer (Bill to)', 10, true);
+    s.put(50, 124, 'Nandi Foods');
+    s.put(50, 138, 'GSTIN/UIN: 29AAGCR4375J1ZU');
+    s.put(350, 110, 'Invoice No.');
+    s.put(450, 110, 'GO-5521');
+    s.put(350, 124, 'Dated');
+    s.put(450, 124, '2-Apr-2024');
+    s.put(50, 180, 'Description', 10, true);
+    s.put(300, 180, 'Quantity', 10, true);
+    s.put(380, 180, 'Rate', 10, true);
+    s.put(470, 180, 'Amount', 10, true);
+    s.put(50, 196, 'Organic jaggery 1kg');
+    s.put(300, 196, '100');
+    s.put(380, 196, '80.00');
+    s.put(470, 196, '8,000.00');
+    s.put(380, 230, 'CGST 2.5%');
+    s.put(470, 230, '200.00');
+    s.put(380, 246, 'SGST 2.5%');
+    s.put(470, 246, '200.00');
+    s.put(380, 262, 'Total');
+    s.put(470, 262, '8,400.00');
+    s.put(50, 300, "Company's GSTIN/UIN: 29AACCG1234K1ZN");
+    s.put(50, 314, "Company's Bank Details");
+    s.put(50, 328, 'Bank Name: Canara Bank');
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Greenleaf Organics Private Limited',
+      'document.supplierTaxId': '29AACCG1234K1ZN',
+      'document.customerName': 'Nandi Foods',
+      'document.referenceNo': 'GO-5521',
+      'document.date': '2024-04-02',
+      'invoice.subTotal': '8000.00',
+      'invoice.tax': '400.00',
+      'invoice.total': '8400.00',
+    });
+  });
+
+  it('a rendering of e-invoice data: a note above, seller and buyer blocks side by side with labelled names', async () => {
+    const s = sheet();
+    s.put(50, 40, 'Dies ist eine Darstellung der XRechnung-Daten (keine Originalrechnung)', 8);
+    s.put(50, 70, 'Rechnung', 18, true);
+    s.put(50, 110, 'Verkäufer', 10, true);
+    s.put(320, 110, 'Käufer', 10, true);
+    s.put(50, 124, 'Firmenname:');
+    s.put(130, 124, 'Holzbau Brenner GmbH');
+    s.put(320, 124, 'Firmenname:');
+    s.put(400, 124, 'Kunden AG Mitte');
+    s.put(50, 138, 'Straße:');
+    s.put(130, 138, 'Waldweg 3');
+    s.put(320, 138, 'Straße:');
+    s.put(400, 138, 'Marktplatz 1');
+    s.put(50, 152, 'Ort:');
+    s.put(130, 152, '79098 Freiburg');
+    s.put(320, 152, 'Ort:');
+    s.put(400, 152, '10115 Berlin');
+    s.put(50, 166, 'USt-IdNr.:');
+    s.put(130, 166, 'DE811907980');
+    s.put(320, 166, 'USt-IdNr.:');
+    s.put(400, 166, 'DE136695976');
+    s.put(50, 200, 'Rechnungsnummer:');
+    s.put(170, 200, 'RE-2024-118');
+    s.put(50, 214, 'Rechnungsdatum:');
+    s.put(170, 214, '05.02.2024');
+    s.put(50, 228, 'Lieferdatum:');
+    s.put(170, 228, '01.02.2024');
+    s.put(320, 270, 'Summe netto');
+    s.put(470, 270, '1.000,00');
+    s.put(320, 284, 'Umsatzsteuer 19 %');
+    s.put(470, 284, '190,00');
+    s.put(320, 298, 'Gesamtbetrag');
+    s.put(470, 298, '1.190,00');
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Holzbau Brenner GmbH',
+      'document.supplierTaxId': 'DE811907980',
+      'document.customerName': 'Kunden AG Mitte',
+      'document.referenceNo': 'RE-2024-118',
+      'document.date': '2024-02-05',
+      'invoice.subTotal': '1000.00',
+      'invoice.tax': '190.00',
+      'invoice.total': '1190.00',
+    });
+  });
+
+  it("a hotel folio: hotel and guest details, the guest's name, check-in and check-out dates", async () => {
+    const s = sheet();
+    s.put(200, 40, 'Retail Invoice/Bill', 14, true);
+    s.put(50, 80, 'Hotel Details', 11, true);
+    s.put(50, 96, 'Seaside Grand Hotel Pvt Ltd');
+    s.put(50, 110, '21 Beach Road, Panaji, Goa 403001');
+    s.put(350, 80, 'Guest Details', 11, true);
+    s.put(350, 96, 'Guest Name: John Carter');
+    s.put(350, 110, 'Room No: 412');
+    s.put(50, 150, 'Bill No:');
+    s.put(130, 150, 'SGH/4471');
+    s.put(50, 164, 'Bill Date:');
+    s.put(130, 164, '12 Jan 2024');
+    s.put(50, 178, 'Check-in:');
+    s.put(130, 178, '09 Jan 2024');
+    s.put(50, 192, 'Check-out:');
+    s.put(130, 192, '12 Jan 2024');
+    s.put(50, 230, 'Description', 10, true);
+    s.put(470, 230, 'Amount', 10, true);
+    s.put(50, 246, 'Room charges (3 nights)');
+    s.put(470, 246, '9,000.00');
+    s.put(350, 280, 'Sub Total');
+    s.put(470, 280, '9,000.00');
+    s.put(350, 294, 'CGST 6%');
+    s.put(470, 294, '540.00');
+    s.put(350, 308, 'SGST 6%');
+    s.put(470, 308, '540.00');
+    s.put(350, 322, 'Grand Total');
+    s.put(470, 322, '10,080.00');
+    s.put(50, 360, 'Cashier: Priya');
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Seaside Grand Hotel Pvt Ltd',
+      'document.referenceNo': 'SGH/4471',
+      'document.date': '2024-01-12',
+      'invoice.subTotal': '9000.00',
+      'invoice.tax': '1080.00',
+      'invoice.total': '10080.00',
+      'document.customerName': 'John Carter',
+    });
+  });
+
+  it('a German invoice whose tax is printed only in a VAT summary table', async () => {
+    const s = sheet();
+    s.put(50, 50, 'Nordwind Handels GmbH', 16, true);
+    s.put(50, 70, 'Hafenstraße 8, 20457 Hamburg');
+    s.put(350, 110, 'Rechnungsnr.:');
+    s.put(450, 110, 'NW-88412');
+    s.put(350, 124, 'Datum:');
+    s.put(450, 124, '14.03.2024');
+    s.put(50, 200, 'Bezeichnung', 10, true);
+    s.put(300, 200, 'Menge', 10, true);
+    s.put(370, 200, 'Einzelpreis', 10, true);
+    s.put(470, 200, 'Gesamt', 10, true);
+    s.put(50, 216, 'Schrauben M8');
+    s.put(300, 216, '100');
+    s.put(370, 216, '0,80');
+    s.put(470, 216, '80,00');
+    s.put(50, 232, 'Muttern M8');
+    s.put(300, 232, '100');
+    s.put(370, 232, '0,20');
+    s.put(470, 232, '20,00');
+    s.put(50, 280, 'MwSt-Satz', 10, true);
+    s.put(150, 280, 'Netto', 10, true);
+    s.put(250, 280, 'MwSt', 10, true);
+    s.put(350, 280, 'Brutto', 10, true);
+    s.put(50, 296, '19 %');
+    s.put(150, 296, '100,00');
+    s.put(250, 296, '19,00');
+    s.put(350, 296, '119,00');
+    s.put(350, 330, 'Rechnungsbetrag');
+    s.put(470, 330, '119,00 EUR');
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Nordwind Handels GmbH',
+      'document.referenceNo': 'NW-88412',
+      'document.date': '2024-03-14',
+      'invoice.subTotal': '100.00',
+      'invoice.tax': '19.00',
+      'invoice.total': '119.00',
+    });
+  });
+
+  it('a two-page invoice with a total carried forward', async () => {
+    const one = sheet();
+    one.put(50, 50, 'Atlas Office Supplies Ltd', 16, true);
+    one.put(350, 100, 'Invoice No: AOS-5521');
+    one.put(350, 114, 'Invoice Date: 02/05/2024');
+    one.put(50, 200, 'Description', 10, true);
+    one.put(300, 200, 'Qty', 10, true);
+    one.put(380, 200, 'Price', 10, true);
+    one.put(470, 200, 'Amount', 10, true);
+    for (let i = 0; i < 5; i++) {
+      one.put(50, 216 + 16 * i, `Paper ream ${i + 1}`);
+      one.put(300, 216 + 16 * i, '10');
+      one.put(380, 216 + 16 * i, '5.00');
+      one.put(470, 216 + 16 * i, '50.00');
+    }
+    one.put(350, 320, 'Carried forward');
+    one.put(470, 320, '250.00');
+    const two = sheet();
+    two.put(350, 60, 'Brought forward');
+    two.put(470, 60, '250.00');
+    two.put(50, 80, 'Toner');
+    two.put(300, 80, '1');
+    two.put(380, 80, '100.00');
+    two.put(470, 80, '100.00');
+    two.put(350, 120, 'Subtotal');
+    two.put(470, 120, '350.00');
+    two.put(350, 134, 'VAT 20%');
+    two.put(470, 134, '70.00');
+    two.put(350, 148, 'Total');
+    two.put(470, 148, '420.00');
+    expectValues(await extractPages(engine, [{ lines: one.lines }, { lines: two.lines }], ['invoices:2']), {
+      'invoice.subTotal': '350.00',
+      'invoice.tax': '70.00',
+      'invoice.total': '420.00',
+      'document.date': '2024-05-02',
+      'document.referenceNo': 'AOS-5521',
+    });
+  });
+
+  it('several dates and numbers with letter prefixes, one of them like a date', async () => {
+    const s = sheet();
+    s.put(50, 50, 'Kestrel Engineering Ltd', 16, true);
+    s.put(50, 66, 'Unit 5, Riverside Park, Leeds LS1 4AP');
+    s.put(50, 110, 'Order Date: 01/03/2024');
+    s.put(50, 124, 'Delivery Date: 08/03/2024');
+    s.put(350, 110, 'Invoice Number: INV-000123');
+    s.put(350, 124, 'Invoice Date: 11/03/2024');
+    s.put(350, 138, 'Customer PO: PO-2024-03-15');
+    s.put(350, 152, 'Payment Due: 10/04/2024');
+    s.put(350, 300, 'Net');
+    s.put(470, 300, '500.00');
+    s.put(350, 314, 'VAT @ 20%');
+    s.put(470, 314, '100.00');
+    s.put(350, 328, 'Total due');
+    s.put(470, 328, '£600.00');
+    s.put(50, 780, 'Printed on 12/03/2024 09:14');
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.date': '2024-03-11',
+      'invoice.dueDate': '2024-04-10',
+      'document.referenceNo': 'INV-000123',
+      'invoice.purchaseOrderNo': 'PO-2024-03-15',
+      'invoice.subTotal': '500.00',
+      'invoice.tax': '100.00',
+      'invoice.total': '600.00',
+      'document.currency': 'GBP',
+    });
+  });
+});
