@@ -364,7 +364,11 @@ export function candidateFeatures(
       'gap-to-best': clamp(c.score - best, -1, 0),
       'finder-top': i === 0 ? 1 : 0,
       'finder-rank': 1 / (1 + i),
-      'source-label': source.startsWith('label-') && !source.startsWith('label-below') ? 1 : 0,
+      // A VAT table's column heading is its label.
+      'source-label':
+        (source.startsWith('label-') && !source.startsWith('label-below')) || source.startsWith('vat-table')
+          ? 1
+          : 0,
       'source-label-below': source.startsWith('label-below') ? 1 : 0,
       'source-pattern': source.startsWith('pattern') || source === 'printed' || source === 'keywords' ? 1 : 0,
       'source-header': /^(header|after-name|window-address)/.test(source) ? 1 : 0,

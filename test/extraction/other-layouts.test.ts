@@ -2,7 +2,7 @@
  * Layouts of sources the development corpus has few or none of, drawn here from what is known to go
  * wrong on documents nobody tuned for (issue 15's classes of errors): US and Indian invoices, e-invoice
  * renderings with seller and buyer blocks, hotel folios, VAT summary tables, carried totals, several
- * dates on a page. Every value is checked; the documents are invented, their ids valid where ids
+ * dates on a page; US, German, French and Dutch receipts. Every value is checked; the documents are invented, their ids valid where ids
  * carry a check (GSTIN, German VAT ids).
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -366,6 +366,143 @@ describe('layouts of other sources', () => {
       'invoice.tax': '100.00',
       'invoice.total': '600.00',
       'document.currency': 'GBP',
+    });
+  });
+});
+
+/** A receipt: one line every 14 points, `[x, text]` in 10-point print or `[x, text, size]` in bold. */
+function receipt(rows: Array<[number, string] | [number, string, number]>) {
+  const s = sheet();
+  rows.forEach(([x, text, size], i) => s.put(x, 50 + 14 * i, text, size ?? 10, size !== undefined));
+  return s.lines;
+}
+
+describe('receipts of other sources', () => {
+  it("a US supermarket receipt: a slogan over the name, the manager's name, TAX 1, VISA TEND, a state and ZIP code for the currency", async () => {
+    const lines = receipt([
+      [160, 'Save money. Live better.'],
+      [150, 'SUPERMART', 16],
+      [140, '( 555 ) 555 - 0134'],
+      [140, 'Mgr: Kevin Doyle'],
+      [140, '1200 Commerce Blvd'],
+      [140, 'Springfield IL 62704'],
+      [100, 'ST# 1234 OP# 00012 TE# 12 TR# 01234'],
+      [100, 'BANANAS        0.68 N'],
+      [100, 'MILK 1GAL       3.48 N'],
+      [100, 'DETERGENT      11.97 X'],
+      [250, 'SUBTOTAL        16.13'],
+      [250, 'TAX 1 6.250 %    0.75'],
+      [250, 'TOTAL           16.88'],
+      [250, 'VISA TEND       16.88'],
+      [250, 'CHANGE DUE       0.00'],
+      [100, '03/14/24      12:34:56'],
+      [100, '# ITEMS SOLD 3'],
+    ]);
+    expectValues(await extractLines(engine, lines, ['receipts:1']), {
+      'document.supplierName': 'SUPERMART',
+      'document.date': '2024-03-14',
+      'receipt.total': '16.88',
+      'receipt.tax': '0.75',
+      'document.currency': 'USD',
+    });
+  });
+
+  it('a US cafe receipt with a tip line between tax and total', async () => {
+    const lines = receipt([
+      [150, 'Harbor Street Coffee', 14],
+      [140, '88 Harbor St, Boston, MA 02110'],
+      [140, 'Order #4471'],
+      [140, 'Server: Anna'],
+      [140, 'Mar 14, 2024 8:12 AM'],
+      [100, 'Latte                 $5.25'],
+      [100, 'Croissant             $3.25'],
+      [100, 'Subtotal              $8.50'],
+      [100, 'Tax                   $0.76'],
+      [100, 'Tip                   $1.50'],
+      [100, 'Total                $10.76'],
+      [100, 'Visa **** 1234       $10.76'],
+      [160, 'Thank you for visiting!'],
+    ]);
+    expectValues(await extractLines(engine, lines, ['receipts:1']), {
+      'document.supplierName': 'Harbor Street Coffee',
+      'document.date': '2024-03-14',
+      'receipt.total': '10.76',
+      'receipt.tax': '0.76',
+    });
+  });
+
+  it('a German receipt whose tax is only in its VAT summary (Steuer %, Netto, Steuer, Brutto, Gesamtbetrag)', async () => {
+    const lines = receipt([
+      [150, 'Frischmarkt Lindner oHG', 14],
+      [150, 'Bahnhofstr. 12'],
+      [150, '04109 Leipzig'],
+      [150, 'UID Nr.: DE136695976'],
+      [100, 'Vollmilch 1,5%            1,19 B'],
+      [100, 'Roggenbrot                2,49 B'],
+      [100, 'Spülmittel                1,95 A'],
+      [100, '--------------------------------'],
+      [100, 'SUMME EUR                 5,63'],
+      [100, 'Geg. BAR                 10,00'],
+      [100, 'Rückgeld EUR              4,37'],
+      [100, 'Steuer  %    Netto   Steuer   Brutto'],
+      [100, 'A=  19,0%    1,64     0,31     1,95'],
+      [100, 'B=   7,0%    3,44     0,24     3,68'],
+      [100, 'Gesamtbetrag 5,08     0,55     5,63'],
+      [100, '14.03.2024   10:42   Bon-Nr.: 4471   Kasse: 2'],
+    ]);
+    expectValues(await extractLines(engine, lines, ['receipts:1']), {
+      'document.supplierName': 'Frischmarkt Lindner oHG',
+      'document.date': '2024-03-14',
+      'receipt.total': '5.63',
+      'receipt.tax': '0.55',
+      'document.currency': 'EUR',
+    });
+  });
+
+  it("a French receipt: the operating company under the shop's name, TOTAL A PAYER, a one-row TVA table", async () => {
+    const lines = receipt([
+      [150, 'HYPER DU LAC', 14],
+      [150, 'SAS Distribution Lacroix'],
+      [150, '3 avenue de la Gare 74000 Annecy'],
+      [150, 'SIRET 73282932000074'],
+      [100, 'PAIN CAMPAGNE          1,20'],
+      [100, 'FROMAGE COMTE          6,45'],
+      [100, 'EAU MINERALE X6        2,94'],
+      [100, '3 ARTICLES'],
+      [100, 'TOTAL A PAYER         10,59 EUR'],
+      [100, 'CB EMV                10,59'],
+      [100, 'TVA     HT      TVA     TTC'],
+      [100, '5,50%   10,04   0,55   10,59'],
+      [100, 'Le 14/03/2024 a 17:05  Caisse 012'],
+      [150, 'MERCI DE VOTRE VISITE'],
+    ]);
+    expectValues(await extractLines(engine, lines, ['receipts:1']), {
+      'document.supplierName': 'HYPER DU LAC',
+      'document.date': '2024-03-14',
+      'receipt.total': '10.59',
+      'receipt.tax': '0.55',
+      'document.currency': 'EUR',
+    });
+  });
+
+  it('a Dutch bakery receipt: TOTAAL, PIN, BTW 9% over the net amount', async () => {
+    const lines = receipt([
+      [150, 'Bakkerij de Molen', 14],
+      [150, 'Dorpsstraat 5, 3481 AB Harmelen'],
+      [150, 'Kassa 1  Bon 2211'],
+      [100, '2 x Krentenbol      1,90'],
+      [100, 'Volkoren brood      2,75'],
+      [100, 'TOTAAL              4,65'],
+      [100, 'PIN                 4,65'],
+      [100, 'BTW 9%  over 4,27   0,38'],
+      [100, '14-03-2024 09:15'],
+      [150, 'Bedankt en tot ziens'],
+    ]);
+    expectValues(await extractLines(engine, lines, ['receipts:1']), {
+      'document.supplierName': 'Bakkerij de Molen',
+      'document.date': '2024-03-14',
+      'receipt.total': '4.65',
+      'receipt.tax': '0.38',
     });
   });
 });

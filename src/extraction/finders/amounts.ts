@@ -3,6 +3,7 @@ import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
 import { findLabels, patternValues, valuesNear, type Candidate } from '../label-search.js';
+import { findVatTable } from './vat-table.js';
 
 export type AmountRole = 'total' | 'subTotal' | 'tax' | 'amountDue' | 'amountPaid';
 
@@ -66,6 +67,11 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     }
     out[role] = candidates;
   }
+
+  // A VAT summary table's tax and net amount (its rows add up: net + tax = gross).
+  const vatTable = findVatTable(view, hints);
+  out.tax.push(...vatTable.tax);
+  out.subTotal.push(...vatTable.subTotal);
 
   // The amount due is the total more often than not (receipts print "Due" for it).
   for (const due of out.amountDue)

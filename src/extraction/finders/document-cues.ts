@@ -42,6 +42,17 @@ export function findCurrency(
   cue('MYR', /\b(sdn\.? ?bhd|berhad|malaysia|selangor|kuala lumpur|johor)\b/, 0.55);
   cue('AUD', /\babn\b|\bgst\b.*\baustralia|\baustralia\b/, 0.4);
   cue('EUR', /\b(de|fr|nl|be|at|it|es)\d{8,12}\b|\bust-?id|\btva\b|\bbtw\b|\bmwst\b/, 0.45);
+  cue('INR', /\bgstin\b|\brupees\b|\bcgst\b|\bsgst\b|\bigst\b/, 0.5);
+  // Addresses tell the country (in the print's own case): a US city, state and ZIP code
+  // ("Springfield, IL 62704"), a British postcode ("LS1 4AP"), a Canadian one ("K1A 0B1").
+  const printed = view.rows.map((row) => row.tokens.map((t) => t.text).join(' ')).join('\n');
+  const printedCue = (code: string, re: RegExp, score: number): void => {
+    if (re.test(printed) && !votes.has(code) && !out.some((c) => c.value === code))
+      out.push({ value: code, norm: code, quality: 1, tokens: [], score, source: 'country-cue' });
+  };
+  printedCue('USD', US_CITY_STATE_ZIP, 0.45);
+  printedCue('GBP', /\b[A-Z]{1,2}\d[A-Z\d]? \d[ABD-HJLNP-UW-Z]{2}\b|\bGB ?\d{9}\b/, 0.4);
+  printedCue('CAD', /\b[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d\b/, 0.4);
   if (out.length === 0 && hints.localeCurrency)
     out.push({
       value: hints.localeCurrency,
@@ -56,6 +67,10 @@ export function findCurrency(
   if (usd && /\babn\b|\baustralia\b/.test(text)) usd.value = usd.norm = 'AUD';
   return out.sort((a, b) => b.score - a.score);
 }
+
+/** US state codes (not DE, IN, ME, OR, OK, HI, LA, PA, MA, CO, ID: words or other countries' codes too). */
+const US_CITY_STATE_ZIP =
+  /\b[A-Z][a-z]+,? (AL|AK|AZ|AR|CA|CT|FL|GA|IL|IA|KS|KY|MD|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC) \d{5}(-\d{4})?\b/;
 
 const CREDIT =
   /\b(credit note|credit memo|gutschrift|rechnungskorrektur|avoir|note de crédit|creditnota|creditfactuur|nota de crédito)\b/;

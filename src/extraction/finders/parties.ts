@@ -279,7 +279,14 @@ function nameTokens(
     const joinedLegal = hasLegalForm(joined);
     return { tokens: joined, legalAt: joinedLegal, continuesBelow: true };
   }
-  const nextLegal = next ? lastLegalForm(next.tokens) : -1;
+  // A legal form that ends the next line (a company number may follow it): "Enterprise" / "Sdn Bhd".
+  // One that starts a longer line ("SAS Distribution Lacroix") begins the operating company's name.
+  const legalEnding = (line: Segment): number => {
+    const at = lastLegalForm(line.tokens);
+    const after = line.tokens.slice(at + 1 + (at >= 0 ? trailingLegal(line.tokens, at) : 0));
+    return at >= 0 && after.every((t) => !/\p{L}{2}/u.test(t.text) || /\d{4,8}-[A-Z]/.test(t.text)) ? at : -1;
+  };
+  const nextLegal = next ? legalEnding(next) : -1;
   if (legalAt < 0 && !/:$/.test(segment.text) && close && next.tokens.length <= 4 && nextLegal >= 0) {
     tokens = [...tokens, ...next.tokens.slice(0, nextLegal + 1 + trailingLegal(next.tokens, nextLegal))];
     legalAt = tokens.length - 1;
@@ -288,7 +295,7 @@ function nameTokens(
   // Over three lines on a narrow receipt ("Aik Huat Hardware" / "Enterprise (Setia" / "Alam) Sdn Bhd"):
   // two short lines of words, the last ending in the legal form, each right under the one before.
   const third = segments[segment.order + 2];
-  const thirdLegal = third ? lastLegalForm(third.tokens) : -1;
+  const thirdLegal = third ? legalEnding(third) : -1;
   if (
     legalAt < 0 &&
     !/:$/.test(segment.text) &&
@@ -348,6 +355,12 @@ function headerScore(
   else if (segment.order - context.firstTextual <= 2 && segment.order > context.firstTextual) score += 0.05;
   if ((context.repeated.get(normaliseText(segment.key)) ?? 0) > 1) score += 0.1;
   if (NOT_A_NAME.test(nameText)) score -= 0.35;
+  // Words ending a sentence ("Save money. Live better."): a slogan. (Legal forms and short
+  // abbreviations end in a dot too: "Inc.", "Corp.", "Bros.")
+  if (
+    tokens.some((t) => /\p{L}{5,}\.$/u.test(t.text) && !LEGAL.has(t.key) && !LEGAL.has(t.text.toLowerCase()))
+  )
+    score -= 0.3;
   if (CONTACT.test(nameText)) score -= 0.4;
   if (/\d{3,}/.test(nameText)) score -= 0.15;
   if (isAddressLine(segment) && legalAt < 0) score -= 0.15;

@@ -1,0 +1,121 @@
+import { parseAmount, type AmountHints } from '../normalise/amounts.js';
+import type { Candidate } from '../label-search.js';
+import type { DocumentView, Row, ViewToken } from '../view.js';
+
+/** Words that head a VAT summary table's columns or name its tax (any of the corpus languages). */
+const TAX_HEADING =
+  /^(tax|vat|gst|hst|pst|tva|btw|iva|igv|ust|mwst|steuer|mwst-betrag|ust-betrag|steuerbetrag|imposta|impuesto|moms|cgst|sgst|igst|sst)$/;
+/** Words that start a VAT table's total row. */
+const TOTAL_WORD =
+  /^(total|totals|totaal|totale|summe|gesamt|gesamtbetrag|gesamtsumme|somme|suma|sum|totaux|tot)$/;
+/** A rate printed in a row ("19,0%", "A= 19%", "5.5 %"). */
+const RATE = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%/;
+
+interface TaxRow {
+  row: Row;
+  net: ViewToken;
+  tax: ViewToken;
+  gross: ViewToken;
+  values: { net: number; tax: number; gross: number };
+  total: boolean;
+}
+
+/** The amounts of a row (a rate's "19 %" and counts without decimals aside), left to right. */
+function rowAmounts(row: Row, hints: AmountHints): Array<{ token: ViewToken; value: number }> {
+  const out: Array<{ token: ViewToken; value: number }> = [];
+  for (const token of row.tokens) {
+    if (token.text.includes('%') || !/\d[.,]\d{2}\b/.test(token.text)) continue;
+    const parsed = parseAmount(token.text, hints);
+    if (parsed) out.push({ token, value: parsed.value });
+  }
+  return out;
+}
+
+/**
+ * A row of a VAT summary: net + tax = gross among its amounts, the tax smaller than the net, and (where
+ * a rate is printed) the tax that rate of the net.
+ */
+function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
+  const amounts = rowAmounts(row, hints);
+  if (amounts.length < 3) return undefined;
+  const rateText = RATE.exec(row.tokens.map((t) => t.text).join(' '))?.[1];
+  const rate = rateText ? Number(rateText.replace(',', '.')) / 100 : undefined;
+  for (let i = 0; i < amounts.length; i++)
+    for (let j = i + 1; j < amounts.length; j++)
+      for (let k = j + 1; k < amounts.length; k++) {
+        // Printed left to right: net, tax, gross (the common order); or tax, net, gross.
+        for (const [n, t] of [
+          [amounts[i]!, amounts[j]!],
+          [amounts[j]!, amounts[i]!],
+        ] as const) {
+          const g = amounts[k]!;
+          // A credit note's table is negative throughout: its sizes compare as a positive one's.
+          const sign = g.value < 0 ? -1 : 1;
+          const [net, tax] = [n.value * sign, t.value * sign];
+          if (Math.abs(n.value + t.value - g.value) > 0.011 || tax <= 0 || net <= 0 || tax >= net) continue;
+          if (rate !== undefined && Math.abs(net * rate - tax) > 0.011 + 0.01 * tax) continue;
+          return {
+            row,
+            net: n.token,
+            tax: t.token,
+            gross: g.token,
+            values: { net: n.value, tax: t.value, gross: g.value },
+            total: TOTAL_WORD.test(row.tokens[0]!.key),
+          };
+        }
+      }
+  return undefined;
+}
+
+/**
+ * The tax and the net amount a VAT summary table gives ("Steuer % | Netto | Steuer | Brutto", one row a
+ * rate, maybe a total row): rows where net + tax = gross, under a heading that names the tax or each
+ * with its rate; the total row's amounts when printed, else the sum of the rows'. Empty when the
+ * document prints no such table.
+ */
+export function findVatTable(
+  view: DocumentView,
+  hints: AmountHints,
+): { tax: Candidate[]; subTotal: Candidate[] } {
+  const tables: TaxRow[][] = [];
+  let current: TaxRow[] = [];
+  let headed = false;
+  for (const row of view.rows) {
+    const taxRow = taxRowOf(row, hints);
+    if (taxRow && (headed || RATE.test(row.tokens.map((t) => t.text).join(' ')) || current.length > 0)) {
+      current.push(taxRow);
+      continue;
+    }
+    if (current.length > 0) tables.push(current);
+    current = [];
+    // A heading row: words only, one of them the tax's.
+    headed =
+      row.tokens.length <= 10 &&
+      row.tokens.some((t) => TAX_HEADING.test(t.key)) &&
+      rowAmounts(row, hints).length === 0;
+  }
+  if (current.length > 0) tables.push(current);
+  const out = { tax: [] as Candidate[], subTotal: [] as Candidate[] };
+  for (const rows of tables) {
+    const totalRow = rows.find((r) => r.total);
+    const parts = rows.filter((r) => !r.total);
+    const sum = (key: 'net' | 'tax'): number =>
+      Math.round(parts.reduce((s, r) => s + r.values[key], 0) * 100) / 100;
+    const make = (key: 'net' | 'tax'): Candidate => {
+      const value = totalRow ? totalRow.values[key] : sum(key);
+      const tokens = totalRow ? [totalRow[key]] : parts.map((r) => r[key]);
+      return {
+        value: value.toFixed(2),
+        norm: value,
+        quality: 1,
+        tokens,
+        // A total row that its parts add up to is surer than parts alone.
+        score: totalRow && parts.length > 0 && Math.abs(sum(key) - value) < 0.011 ? 0.85 : 0.75,
+        source: 'vat-table',
+      };
+    };
+    out.tax.push(make('tax'));
+    out.subTotal.push(make('net'));
+  }
+  return out;
+}

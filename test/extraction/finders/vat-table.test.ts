@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { findVatTable } from '../../../src/extraction/finders/vat-table.js';
+import { createView } from '../../../src/extraction/view.js';
+import { layerOfRows } from '../../helpers/token-layer.js';
+
+const read = (rows: string[][], decimalSeparator: ',' | '.' = ',') => {
+  const found = findVatTable(createView(layerOfRows(rows, 'text')), { decimalSeparator });
+  return {
+    tax: found.tax.map((c) => c.value),
+    subTotal: found.subTotal.map((c) => c.value),
+    words: found.tax.map((c) => c.tokens.map((t) => t.text)),
+  };
+};
+
+describe('VAT summary tables', () => {
+  it('give the tax and the net amount of their total row, its rows adding up', () => {
+    const found = read([
+      ['SUMME', 'EUR', '5,63'],
+      ['Steuer', '%', 'Netto', 'Steuer', 'Brutto'],
+      ['A=', '19,0%', '1,64', '0,31', '1,95'],
+      ['B=', '7,0%', '3,44', '0,24', '3,68'],
+      ['Gesamtbetrag', '5,08', '0,55', '5,63'],
+    ]);
+    expect(found).toEqual({ tax: ['0.55'], subTotal: ['5.08'], words: [['0,55']] });
+  });
+
+  it('sum their rows where no total row is printed, under a heading or with a rate in each row', () => {
+    expect(
+      read([
+        ['MwSt-Satz', 'Netto', 'MwSt', 'Brutto'],
+        ['19', '100,00', '19,00', '119,00'],
+        ['7', '50,00', '3,50', '53,50'],
+      ]),
+    ).toEqual({ tax: ['22.50'], subTotal: ['150.00'], words: [['19,00', '3,50']] });
+    expect(read([['5,50%', '10,04', '0,55', '10,59']]).tax).toEqual(['0.55']);
+  });
+
+  it('keep the sign of a credit note', () => {
+    expect(
+      read([
+        ['TVA', 'HT', 'TVA', 'TTC'],
+        ['20%', '-100,00', '-20,00', '-120,00'],
+      ]).tax,
+    ).toEqual(['-20.00']);
+  });
+
+  it('are not item rows that happen to add up, nor rows whose rate the tax does not match', () => {
+    // Quantity 1 and 2.00 make 3.00, but nothing says tax: no heading, no rate.
+    expect(read([['Widgets', '1.00', '2.00', '3.00']], '.').tax).toEqual([]);
+    // 19 % of 100 is not 25.
+    expect(read([['19%', '100,00', '25,00', '125,00']]).tax).toEqual([]);
+  });
+});
