@@ -156,6 +156,8 @@ function labelMarks(context: FeatureContext): Map<number, LabelMark[]> {
   const byRow = new Map<number, LabelMark[]>();
   for (const set of LABEL_SETS) {
     for (const hit of findLabels(context.view, LABELS[set]!)) {
+      // "to" names the customer as a heading only ("To:"), and is a word of any sentence.
+      if (hit.phrase === 'to') continue;
       const tokens = hit.row.tokens.slice(hit.start, hit.end);
       const mark = {
         set,

@@ -245,6 +245,10 @@ export const LABELS: Record<string, LabelSet> = {
       'vat reg',
       'vat number',
       'vat id',
+      'vat identifier',
+      'seller vat identifier',
+      'vat identification number',
+      'tax identifier',
       'gst reg',
       'gst no',
       'gst id',
@@ -316,6 +320,8 @@ export const LABELS: Record<string, LabelSet> = {
       'leverancier',
       'sold by',
       'issued by',
+      'seller name',
+      'supplier name',
     ],
   },
   cashTendered: {
@@ -630,6 +636,8 @@ export const LABELS: Record<string, LabelSet> = {
       'purchase order',
       'purchase order no',
       'po number',
+      'purchase order reference',
+      'order reference',
       'customer po',
       'client po',
       'po ref',
@@ -733,6 +741,9 @@ export const LABELS: Record<string, LabelSet> = {
     strong: [
       // A hotel's or a venue's customer.
       'guest name',
+      'buyer name',
+      'customer name',
+      'client name',
       'käufer',
       'leistungsempfänger',
       'käufer/leistungsempfänger',
@@ -771,6 +782,8 @@ export const LABELS: Record<string, LabelSet> = {
       'attention',
       'attn',
       'buyer',
+      // "To:" heading a block (parties.ts takes it only printed so, at the start of its column).
+      'to',
     ],
   },
   iban: { strong: ['iban'] },

@@ -368,6 +368,114 @@ describe('layouts of other sources', () => {
       'document.currency': 'GBP',
     });
   });
+  it('a rendering of an e-invoice with the EN 16931 terms as labels (Seller name, Seller VAT identifier, Buyer name, Invoice total amount with VAT...)', async () => {
+    const s = sheet();
+    s.put(50, 40, 'Invoice', 18, true);
+    const kv = (x: number, y: number, k: string, v: string) => {
+      s.put(x, y, k, 9);
+      s.put(x + 150, y, v, 9);
+    };
+    kv(50, 80, 'Invoice number', '2024-0417');
+    kv(50, 94, 'Invoice issue date', '2024-04-17');
+    kv(50, 108, 'Payment due date', '2024-05-17');
+    kv(50, 122, 'Invoice currency code', 'EUR');
+    kv(50, 136, 'Purchase order reference', 'PO-88213');
+    s.put(50, 170, 'Seller', 11, true);
+    kv(50, 186, 'Seller name', 'Lumen Optik GmbH');
+    kv(50, 200, 'Seller address', 'Kantstraße 9, 10623 Berlin, DE');
+    kv(50, 214, 'Seller VAT identifier', 'DE136695976');
+    s.put(50, 240, 'Buyer', 11, true);
+    kv(50, 256, 'Buyer name', 'Weitblick Augenoptik KG');
+    kv(50, 270, 'Buyer VAT identifier', 'DE811907980');
+    s.put(50, 300, 'Document totals', 11, true);
+    kv(50, 316, 'Sum of Invoice line net amount', '1,250.00');
+    kv(50, 330, 'Invoice total amount without VAT', '1,250.00');
+    kv(50, 344, 'Invoice total VAT amount', '237.50');
+    kv(50, 358, 'Invoice total amount with VAT', '1,487.50');
+    kv(50, 372, 'Amount due for payment', '1,487.50');
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.referenceNo': '2024-0417',
+      'document.date': '2024-04-17',
+      'invoice.dueDate': '2024-05-17',
+      'invoice.purchaseOrderNo': 'PO-88213',
+      'document.supplierName': 'Lumen Optik GmbH',
+      'document.supplierTaxId': 'DE136695976',
+      'document.customerName': 'Weitblick Augenoptik KG',
+      'invoice.subTotal': '1250.00',
+      'invoice.tax': '237.50',
+      'invoice.total': '1487.50',
+      'invoice.amountDue': '1487.50',
+      'document.currency': 'EUR',
+    });
+  });
+
+  it('From: and To: blocks side by side under a large title, Terms: Net 15', async () => {
+    const s = sheet();
+    s.put(50, 50, 'INVOICE', 28, true);
+    s.put(50, 100, 'From:', 10, true);
+    s.put(300, 100, 'To:', 10, true);
+    s.put(50, 114, 'Pixel & Pine Studio');
+    s.put(300, 114, 'Riverbend Dental Group');
+    s.put(50, 128, '42 Elm Street');
+    s.put(300, 128, '9 Oak Lane');
+    s.put(50, 142, 'Portland, OR 97204');
+    s.put(300, 142, 'Salem, OR 97301');
+    s.put(50, 180, 'Invoice # 1047');
+    s.put(300, 180, 'Date: April 2, 2024');
+    s.put(50, 194, 'Terms: Net 15');
+    s.put(50, 230, 'Item', 10, true);
+    s.put(470, 230, 'Amount', 10, true);
+    s.put(50, 246, 'Website redesign');
+    s.put(470, 246, '$3,200.00');
+    s.put(370, 280, 'Total Due');
+    s.put(470, 280, '$3,200.00');
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Pixel & Pine Studio',
+      'document.customerName': 'Riverbend Dental Group',
+      'document.referenceNo': '1047',
+      'document.date': '2024-04-02',
+      'invoice.dueDate': '2024-04-17',
+      'invoice.total': '3200.00',
+      'document.currency': 'USD',
+    });
+  });
+
+  it("the supplier's name only in the footer with its registration, the customer under Invoice to:", async () => {
+    const s = sheet();
+    s.put(400, 60, 'Tax Invoice', 16, true);
+    s.put(50, 100, 'Invoice to:', 10, true);
+    s.put(50, 114, 'Marlow Property Services');
+    s.put(50, 128, '18 High Street, Marlow SL7 1AB');
+    s.put(400, 100, 'Invoice no. 58213');
+    s.put(400, 114, 'Date 04/03/2024');
+    s.put(50, 200, 'Description', 10, true);
+    s.put(470, 200, 'Amount', 10, true);
+    s.put(50, 216, 'Boiler service');
+    s.put(470, 216, '120.00');
+    s.put(370, 250, 'Subtotal');
+    s.put(470, 250, '120.00');
+    s.put(370, 264, 'VAT 20%');
+    s.put(470, 264, '24.00');
+    s.put(370, 278, 'Total');
+    s.put(470, 278, '£144.00');
+    s.put(
+      60,
+      780,
+      'Thameside Heating Ltd  |  Registered in England No. 08123456  |  VAT Reg No. GB 123 4567 89',
+      8,
+    );
+    s.put(60, 792, 'Registered office: Unit 3, Quay Road, Reading RG1 8AA', 8);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Thameside Heating Ltd',
+      'document.customerName': 'Marlow Property Services',
+      'document.referenceNo': '58213',
+      'document.date': '2024-03-04',
+      'invoice.subTotal': '120.00',
+      'invoice.tax': '24.00',
+      'invoice.total': '144.00',
+      'document.currency': 'GBP',
+    });
+  });
 });
 
 /** A receipt: one line every 14 points, `[x, text]` in 10-point print or `[x, text, size]` in bold. */

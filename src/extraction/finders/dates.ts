@@ -37,7 +37,9 @@ export function findDates(
       /(?:net|within|innerhalb(?: von)?|sous|binnen|payment terms:?|terms:?|zahlungsziel:?|conditions de paiement:?|betalingstermijn:?|(?:pago|pagamento|paiement|payment)\s+[aà]|entro)\s*(\d{1,3})\s*(?:days|tagen|tage|jours|dagen|d[ií]as|giorni)|(\d{1,3})\s*(?:days|tage|tagen|jours|dagen|d[ií]as|giorni)\s*(?:net|netto|neto)/.exec(
         view.text,
       );
-    const days = Number(m?.[1] ?? m?.[2]);
+    // "Terms: Net 15", "Net 30" (US): the days alone after "net".
+    const net = m ? undefined : /\b(?:terms:?\s*)?net\s*(\d{1,3})\b(?!\s*[%.,]\d)/.exec(view.text);
+    const days = Number(m?.[1] ?? m?.[2] ?? net?.[1]);
     if (days > 0 && days <= 180) {
       const due = new Date(`${best.value}T00:00:00Z`);
       due.setUTCDate(due.getUTCDate() + days);

@@ -18,6 +18,8 @@ const CUSTOMER_VAT: LabelSet = {
     'ust-id kunde',
     'client vat',
     'btw klant',
+    'buyer vat identifier',
+    'buyer vat',
   ],
 };
 

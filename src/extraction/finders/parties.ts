@@ -540,6 +540,14 @@ function endsItsColumn(view: DocumentView, hit: LabelHit): boolean {
   return (next.u.x0 - last.u.x1) / Math.max(hit.row.height, view.bodyHeight) > SEGMENT_GAP;
 }
 
+/** A label at the start of its row or of its column's part of it (a wide gap before it). */
+function startsItsColumn(view: DocumentView, hit: LabelHit): boolean {
+  const before = hit.row.tokens[hit.start - 1];
+  if (!before) return true;
+  const first = hit.row.tokens[hit.start]!;
+  return (first.u.x0 - before.u.x1) / Math.max(hit.row.height, view.bodyHeight) > SEGMENT_GAP;
+}
+
 /** Labels of a party's name inside its block: "Firmenname: ACME GmbH", "Company name: ...". */
 const NAME_LABEL =
   /^(name|company|company name|business name|firma|firmenname|name der firma|raison sociale|nom|dénomination|denomination|naam|bedrijfsnaam|empresa|razón social|razon social|nombre|ragione sociale|denominazione)$/;
@@ -629,6 +637,9 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
     /^(vat|tax|number|no|nr|id|tva|ref|reference|code|nummer|account|order|gln|service|care|support|portal|since)$/;
   for (const hit of findLabels(view, CUSTOMER_LABELS)) {
     if (notAName.test(hit.row.tokens[hit.end]?.key ?? '')) continue;
+    // "To" is a word of sentences: a label only as "To:" starting its column ("From: ...  To: ...").
+    if (hit.phrase === 'to' && !(hit.row.tokens[hit.start]!.text.endsWith(':') && startsItsColumn(view, hit)))
+      continue;
     // The words right of the label on its row, up to the next wide gap (another column's text).
     const sameLine: ViewToken[] = [];
     const rowHeight = Math.max(hit.row.height, view.bodyHeight);
