@@ -375,7 +375,7 @@ export function candidateFeatures(
       'source-pattern': source.startsWith('pattern') || source === 'printed' || source === 'keywords' ? 1 : 0,
       'source-header': /^(header|after-name|window-address)/.test(source) ? 1 : 0,
       'source-derived': DERIVED.test(source) ? 1 : 0,
-      'agrees-with-other-fields': /\+(sum|due|change|rounding|cash)/.test(source) ? 1 : 0,
+      'agrees-with-other-fields': /\+(sum|due|change|rounding|cash|tip)/.test(source) ? 1 : 0,
       'has-label': c.label ? 1 : 0,
       quality: clamp01(c.quality),
       y: clamp01(f.cy),

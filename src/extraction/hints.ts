@@ -64,6 +64,18 @@ const LANGUAGE_WORDS: Record<string, string[]> = {
   ms: ['jumlah', 'tarikh', 'terima', 'kasih', 'jalan', 'taman', 'sdn', 'bhd', 'resit', 'cukai'],
 };
 
+/**
+ * A US city, state and ZIP code as printed on one line ("Springfield, IL 62704", "SHREWSBURY MA
+ * 01545"): an American address. (Not DE: German addresses print "DE 10369 Berlin".)
+ */
+export const US_CITY_STATE_ZIP =
+  /\b(?:[A-Z][a-z]+|[A-Z]{3,}),? (?:AL|AK|AZ|AR|CA|CO|CT|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY) \d{5}(?:-\d{4})?\b/;
+
+/** The document's rows as printed (case kept), for cues that depend on capitals. */
+export function printedText(view: DocumentView): string {
+  return view.rows.map((row) => row.tokens.map((t) => t.text).join(' ')).join('\n');
+}
+
 /** Locales that write dates month first. */
 const MONTH_FIRST_LOCALES = /^(en-us|en-ph|fil|es-us|en-ca)/i;
 
@@ -101,10 +113,10 @@ export function documentHints(view: DocumentView, locale?: string): DocumentHint
   } else if (
     !locale &&
     hints.language === 'en' &&
-    /\$\s?\d|\busd\b/.test(text) &&
+    (/\$\s?\d|\busd\b/.test(text) || US_CITY_STATE_ZIP.test(printedText(view))) &&
     !/\b(aud|cad|nzd|sgd|abn|gst|australia|canada|new zealand|singapore)\b|a\$/.test(text)
   ) {
-    // English with US dollars and no day-first evidence: American dates.
+    // English with US dollars or a US address, and no day-first evidence: American dates.
     hints.dateOrder = 'MDY';
   } else {
     hints.dateOrder = 'DMY';

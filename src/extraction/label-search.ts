@@ -107,7 +107,7 @@ function sameWord(token: string, word: string): boolean {
  * A printed word is a label word: the same, or (read by OCR) one letter off. A text layer spells what
  * was printed: "Kunden" in "Kunden AG Mitte" is no "Kunde" label.
  */
-function sameWordAs(token: ViewToken, printed: string, word: string): boolean {
+export function sameWordAs(token: ViewToken, printed: string, word: string): boolean {
   return token.source === 'ocr' ? sameWord(printed, word) : printed === word && word !== '#';
 }
 
@@ -306,10 +306,13 @@ function matchAt(
       col++;
       continue;
     }
-    // The last word may carry its value after a colon or hash: `Date:25/01/2018`, `No:1234`.
+    // The last word may carry its value after a colon or hash: `Date:25/01/2018`, `No:1234`; a last
+    // "#" its value glued after it: `Receipt #2L7Q-BNXP`.
     if (w === phrase.words.length - 1) {
       const glued = context.glued[row.index]![col];
       if (glued && sameWordAs(token, glued.head, word)) return { end: col + 1, inline: glued.value };
+      if (word === '#' && w > 0 && /^#[\p{L}\p{N}]/u.test(token.text))
+        return { end: col + 1, inline: token.text.slice(1) };
     }
     return undefined;
   }

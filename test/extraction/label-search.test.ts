@@ -71,6 +71,8 @@ function matchAt(row: Row, start: number, phrase: Phrase): { end: number; inline
     if (w === phrase.words.length - 1) {
       const m = /^([^:#]+)[:#]\s*(.+)$/u.exec(token.text);
       if (m && same(keyOf(m[1]!))) return { end: col + 1, inline: m[2]! };
+      if (word === '#' && w > 0 && /^#[\p{L}\p{N}]/u.test(token.text))
+        return { end: col + 1, inline: token.text.slice(1) };
     }
     return undefined;
   }

@@ -614,3 +614,299 @@ describe('receipts of other sources', () => {
     });
   });
 });
+
+/** A till receipt in two columns: `[label]` alone or `[label, amount]` with the amount at the right margin. */
+function till(rows: Array<[string] | [string, string] | [string, string, number]>) {
+  const s = sheet();
+  rows.forEach(([text, amount, size], i) => {
+    const y = 50 + 13 * i;
+    s.put(160, y, text, size ?? 9, size !== undefined);
+    if (amount) s.put(390, y, amount, size ?? 9, size !== undefined);
+  });
+  return s.lines;
+}
+
+describe('receipts of other sources, in columns', () => {
+  it("a pub's bill: its name over the operating company, a service charge, VAT included in the total", async () => {
+    const lines = till([
+      ['THE OTTER & OAR', '', 14],
+      ['Riverside Taverns Ltd'],
+      ['12 Mill Lane, Abingdon OX14 5AA'],
+      ['VAT No. GB 739 0218 36'],
+      ['Server: Tom', 'Check: 55120'],
+      ['2 Fish & Chips', '32.00'],
+      ['2 Pints Bitter', '11.00'],
+      ['Sub Total', '43.00'],
+      ['Service charge 10%', '4.30'],
+      ['TOTAL', '£47.30', 11],
+      ['Card Payment', '£47.30'],
+      ['VAT @ 20% included', '7.88'],
+      ['21/09/2024 20:14'],
+    ]);
+    expectValues(await extractLines(engine, lines, ['receipts:1']), {
+      'document.supplierName': 'THE OTTER & OAR',
+      'document.date': '2024-09-21',
+      'receipt.total': '47.30',
+      'receipt.tax': '7.88',
+      'document.currency': 'GBP',
+      'document.referenceNo': '55120',
+    });
+  });
+
+  it('a Spanish simplified invoice: the total labelled "TOTAL (IVA INCL.)", its base and IVA', async () => {
+    const lines = till([
+      ['CASA PACO', '', 14],
+      ['Calle Mayor 3, 28013 Madrid'],
+      ['Ticket: T-0042'],
+      ['Fecha: 14/08/2024'],
+      ['2 CANAS', '4,00'],
+      ['1 TORTILLA', '16,00'],
+      ['BASE IMPONIBLE', '18,18'],
+      ['IVA 10%', '1,82'],
+      ['TOTAL (IVA INCL.)', '20,00 €', 11],
+      ['EFECTIVO', '50,00'],
+      ['CAMBIO', '30,00'],
+    ]);
+    expectValues(await extractLines(engine, lines, ['receipts:1']), {
+      'document.supplierName': 'CASA PACO',
+      'document.date': '2024-08-14',
+      'receipt.total': '20.00',
+      'receipt.tax': '1.82',
+      'document.currency': 'EUR',
+      'document.referenceNo': 'T-0042',
+    });
+  });
+
+  it('a Dutch supermarket receipt whose BTW block prints rate, base and tax per row and their totals', async () => {
+    const s = sheet();
+    s.put(160, 50, 'VERSHOEK', 14, true);
+    s.put(160, 64, 'Marktplein 2, 2611 GV Delft', 9);
+    const rows: Array<[number, string, number, string]> = [
+      [160, 'MELK 1L', 380, '1,19'],
+      [160, 'KAAS 48+', 380, '6,49'],
+      [160, 'WIJN ROOD', 380, '7,99'],
+      [160, 'TOTAAL', 380, '15,67'],
+      [160, 'PIN', 380, '15,67'],
+    ];
+    rows.forEach(([x, label, ax, amount], i) => {
+      s.put(x, 90 + 13 * i, label, 9);
+      s.put(ax, 90 + 13 * i, amount, 9);
+    });
+    s.put(160, 170, 'BTW', 8);
+    s.put(240, 170, 'OVER', 8);
+    s.put(380, 170, 'BEDRAG', 8);
+    const vat: Array<[string, string, string]> = [
+      ['9%', '7,05', '0,63'],
+      ['21%', '6,60', '1,39'],
+      ['TOTAAL', '13,65', '2,02'],
+    ];
+    vat.forEach(([rate, base, tax], i) => {
+      s.put(160, 182 + 12 * i, rate, 8);
+      s.put(240, 182 + 12 * i, base, 8);
+      s.put(380, 182 + 12 * i, tax, 8);
+    });
+    s.put(160, 230, 'Bonnr. 5512   21-06-2024 16:05', 8);
+    expectValues(await extractLines(engine, s.lines, ['receipts:1']), {
+      'document.supplierName': 'VERSHOEK',
+      'document.date': '2024-06-21',
+      'receipt.total': '15.67',
+      'receipt.tax': '2.02',
+      'document.referenceNo': '5512',
+    });
+  });
+
+  it('a US store receipt with no currency sign: its address says dollars and month-first dates', async () => {
+    const lines = till([
+      ['Everyday low prices.'],
+      ['HOMESTEAD HARDWARE', '', 14],
+      ['410 MAIN ST'],
+      ['SPRINGFIELD IL 62704'],
+      ['Receipt #A7-99'],
+      ['PAINT ROLLER', '6.49'],
+      ['WOOD GLUE', '4.99'],
+      ['SUBTOTAL', '11.48'],
+      ['TAX 6.25%', '0.72'],
+      ['TOTAL', '12.20', 11],
+      ['VISA TEND', '12.20'],
+      ['04/12/24 10:31 AM'],
+    ]);
+    expectValues(await extractLines(engine, lines, ['receipts:1']), {
+      'document.supplierName': 'HOMESTEAD HARDWARE',
+      'document.date': '2024-04-12',
+      'receipt.total': '12.20',
+      'receipt.tax': '0.72',
+      'document.currency': 'USD',
+      'document.referenceNo': 'A7-99',
+    });
+  });
+
+  it("an Austrian café's receipt: its VAT table's rows of one rate are no total nor tax, its sum is", async () => {
+    const s = sheet();
+    s.put(160, 50, 'CAFE LINDENHOF', 14, true);
+    s.put(160, 64, 'Getreidegasse 7, 5020 Salzburg', 8);
+    s.put(160, 78, 'Datum: 23.03.2024', 8);
+    s.put(160, 100, '2 Melange', 8);
+    s.put(380, 100, '8,40', 8);
+    s.put(160, 112, '1 Strudel', 8);
+    s.put(380, 112, '4,90', 8);
+    s.put(160, 130, 'SUMME EUR', 10, true);
+    s.put(380, 130, '13,30', 10, true);
+    s.put(160, 144, 'Bankomat', 8);
+    s.put(380, 144, '13,30', 8);
+    const table: Array<[string, string, string, string]> = [
+      ['MwSt', 'Netto', 'MwSt', 'Brutto'],
+      ['A 20%', '7,00', '1,40', '8,40'],
+      ['B 10%', '4,45', '0,45', '4,90'],
+    ];
+    table.forEach(([a, b, c, d], i) => {
+      s.put(160, 166 + 11 * i, a, 8);
+      s.put(250, 166 + 11 * i, b, 8);
+      s.put(310, 166 + 11 * i, c, 8);
+      s.put(380, 166 + 11 * i, d, 8);
+    });
+    s.put(160, 202, 'MwSt gesamt', 8);
+    s.put(310, 202, '1,85', 8);
+    expectValues(await extractLines(engine, s.lines, ['receipts:1']), {
+      'document.supplierName': 'CAFE LINDENHOF',
+      'document.date': '2024-03-23',
+      'receipt.total': '13.30',
+      'receipt.tax': '1.85',
+      'document.currency': 'EUR',
+    });
+  });
+
+  it('a Swiss hotel bill whose VAT table prints the gross first, then net and tax', async () => {
+    const s = sheet();
+    s.put(160, 50, 'HOTEL ALPENBLICK', 14, true);
+    s.put(160, 64, 'Interlaken, 11.07.2024', 8);
+    s.put(160, 90, 'Total CHF', 10, true);
+    s.put(380, 90, '300.00', 10, true);
+    const table: Array<[string, string, string, string]> = [
+      ['MWST', 'Brutto', 'Netto', 'MWST'],
+      ['3.8% Beherbergung', '200.00', '192.68', '7.32'],
+      ['8.1% Normalsatz', '100.00', '92.51', '7.49'],
+    ];
+    table.forEach(([a, b, c, d], i) => {
+      s.put(160, 110 + 11 * i, a, 8);
+      s.put(270, 110 + 11 * i, b, 8);
+      s.put(330, 110 + 11 * i, c, 8);
+      s.put(390, 110 + 11 * i, d, 8);
+    });
+    s.put(160, 146, 'Total MWST', 8);
+    s.put(390, 146, '14.81', 8);
+    expectValues(await extractLines(engine, s.lines, ['receipts:1']), {
+      'receipt.total': '300.00',
+      'receipt.tax': '14.81',
+      'document.currency': 'CHF',
+    });
+  });
+
+  it('a restaurant bill whose total charged adds the tip to the amount', async () => {
+    const lines = till([
+      ['Trattoria Fiore', '', 13],
+      ['Server: Kelsey   Check #3318'],
+      ['Subtotal', '40.00'],
+      ['Tax', '3.55'],
+      ['Total', '43.55'],
+      ['Amount', '$43.55'],
+      ['Tip', '$8.00'],
+      ['TOTAL CHARGED', '$51.55'],
+      ['05/02/2024 8:14 PM'],
+    ]);
+    expectValues(await extractLines(engine, lines, ['receipts:1']), {
+      'document.supplierName': 'Trattoria Fiore',
+      'receipt.total': '51.55',
+      'receipt.tax': '3.55',
+      'document.currency': 'USD',
+      'document.referenceNo': '3318',
+    });
+  });
+
+  it("reads the country's money where '$' or a heading says it, and an ABN as the tax id", async () => {
+    const canada = till([
+      ['LAKESIDE GARDEN CENTRE', '', 13],
+      ['GST/HST Reg# 812345678 RT0001'],
+      ['Trans# 7763'],
+      ['Subtotal', '$44.93'],
+      ['HST 13%', '$5.84'],
+      ['TOTAL', '$50.77', 11],
+    ]);
+    expectValues(await extractLines(engine, canada, ['receipts:1']), {
+      'receipt.total': '50.77',
+      'receipt.tax': '5.84',
+      'document.currency': 'CAD',
+      'document.referenceNo': '7763',
+    });
+    const italy = till([
+      ['BAR AURORA', '', 13],
+      ['DESCRIZIONE          IVA     Prezzo(€)'],
+      ['CAPPUCCINO', '1,50'],
+      ['TOTALE COMPLESSIVO', '1,50', 11],
+      ['DI CUI IVA', '0,14'],
+    ]);
+    expectValues(await extractLines(engine, italy, ['receipts:1']), {
+      'receipt.total': '1.50',
+      'document.currency': 'EUR',
+    });
+    const australia = till([
+      ['BLUEGUM CAFE', '', 13],
+      ['ABN 51 824 753 556'],
+      ['TOTAL', '$26.62', 11],
+      ['GST included in total', '$2.42'],
+    ]);
+    expectValues(await extractLines(engine, australia, ['receipts:1']), {
+      'receipt.total': '26.62',
+      'receipt.tax': '2.42',
+      'document.currency': 'AUD',
+      'document.supplierTaxId': '51824753556',
+    });
+  });
+
+  it('a Polish receipt: SUMA PLN and SUMA PTU', async () => {
+    const lines = till([
+      ['SKLEP POD LIPAMI', '', 13],
+      ['Sprzedaz opodatk. A', '18,36'],
+      ['Kwota PTU A 23%', '3,43'],
+      ['SUMA PTU', '3,43'],
+      ['SUMA PLN', '18,36', 11],
+      ['Gotowka', '20,00 PLN'],
+      ['Reszta', '1,64 PLN'],
+    ]);
+    expectValues(await extractLines(engine, lines, ['receipts:1']), {
+      'receipt.total': '18.36',
+      'receipt.tax': '3.43',
+      'document.currency': 'PLN',
+    });
+  });
+
+  it('an item table heading "Item Qty Amt Tax" is no label of the first item\'s amount', async () => {
+    const s = sheet();
+    s.put(160, 50, 'KEDAI RUNCIT MAJU', 13, true);
+    const rows: Array<[number, string, number]> = [
+      [70, 'ITEM', 160],
+      [70, 'QTY', 300],
+      [70, 'AMT(RM)', 340],
+      [70, 'TAX', 392],
+      [82, 'SERBUK KOKO 1KG', 160],
+      [82, '1', 300],
+      [82, '24.50', 380],
+      [82, 'SR', 410],
+      [94, 'ROTI PUTIH', 160],
+      [94, '1', 300],
+      [94, '3.20', 384],
+      [94, 'ZR', 410],
+      [112, 'Total Sales (Excluding GST)', 160],
+      [112, '26.11', 380],
+      [124, 'Total GST', 160],
+      [124, '1.59', 384],
+      [138, 'TOTAL (INCL GST)', 160],
+      [138, 'RM 27.70', 370],
+    ];
+    for (const [y, text, x] of rows) s.put(x, y, text, 8);
+    expectValues(await extractLines(engine, s.lines, ['receipts:1']), {
+      'receipt.total': '27.70',
+      'receipt.tax': '1.59',
+      'document.currency': 'MYR',
+    });
+  });
+});

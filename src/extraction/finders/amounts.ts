@@ -4,6 +4,7 @@ import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
 import { findLabels, patternValues, valuesNear, type Candidate } from '../label-search.js';
 import { findVatTable } from './vat-table.js';
+import { isItemHeadingRow } from './line-items.js';
 
 export type AmountRole = 'total' | 'subTotal' | 'tax' | 'amountDue' | 'amountPaid';
 
@@ -18,6 +19,27 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   const read = READERS.amount!;
   const out = {} as Record<AmountRole, Candidate[]>;
   const found = new Map(ROLES.map((role) => [role, findLabels(view, LABELS[role]!)]));
+  // A tax label after a total's word and "incl." (before or after it) names the total that includes
+  // it: "TOTAL (IVA INCL.)", "Total inc GST", "Summe inkl. MwSt" (but "GST included 1.54" is the tax).
+  // One after "without", "excl.", "ohne", "hors" names the amount before tax: "Invoice total amount
+  // without VAT", "Summe ohne MwSt".
+  const taxHits = found.get('tax')!;
+  const including = taxHits.filter(
+    (hit) =>
+      (INCLUDED.test(hit.row.tokens[hit.end]?.key ?? '') ||
+        INCLUDED.test(hit.row.tokens[hit.start - 1]?.key ?? '')) &&
+      hit.row.tokens.slice(0, hit.start).some((t) => TOTAL_WORDS.test(t.key)),
+  );
+  const excluding = taxHits.filter((hit) => EXCLUDED.test(hit.row.tokens[hit.start - 1]?.key ?? ''));
+  found.set(
+    'tax',
+    taxHits.filter((hit) => !including.includes(hit) && !excluding.includes(hit)),
+  );
+  // (Added only to rows without a label of that field already: "Total Sales (Inclusive GST)" has one.)
+  const added = (role: AmountRole, hits: typeof taxHits) =>
+    hits.filter((hit) => !found.get(role)!.some((other) => other.row === hit.row));
+  found.set('total', [...found.get('total')!, ...added('total', including)]);
+  found.set('subTotal', [...found.get('subTotal')!, ...added('subTotal', excluding)]);
   // "Tax Total" holds "Total": a label inside a longer label of another field is that field's, and
   // "Accepted total" (a parking machine's cash tendered) is the money given, not the total.
   const everyHit = [
@@ -42,7 +64,14 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
                 other.hit.end - other.hit.start > hit.end - hit.start,
             ),
         )
-        .filter((hit) => !includedIn(hit.row.tokens, hit.start)),
+        .filter((hit) => !includedIn(hit.row.tokens, hit.start))
+        // A weak word right after another label ends that label ("Invoice total VAT amount"): no
+        // label of its own.
+        .filter(
+          (hit) =>
+            hit.strength !== 'weak' ||
+            !everyHit.some((other) => other.hit.row === hit.row && other.hit.end === hit.start),
+        ),
     ]),
   );
   // A row may hold several label-value pairs ("Excl. BTW 593,36 Subtotaal 717,97"): a value is
@@ -53,7 +82,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     for (const hit of hitsByRole.get(role)!) {
       for (const c of valuesNear(view, hit, read, hints, {
         maxTokens: 4,
-        below: true,
+        below: !isItemHeadingRow(hit.row),
         pick: 'last',
         stopAt: labelStarts,
       })) {
@@ -68,8 +97,12 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     out[role] = candidates;
   }
 
-  // A VAT summary table's tax and net amount (its rows add up: net + tax = gross).
+  // A VAT summary table's tax and net amount (its rows add up: net + tax = gross). The amounts of its
+  // rows of one rate among several are parts: read under the table's headings ("MwSt", "Brutto",
+  // "Totaal"), they are no candidates.
   const vatTable = findVatTable(view, hints);
+  for (const role of ROLES)
+    out[role] = out[role].filter((c) => !c.tokens.some((t) => vatTable.partRows.has(t.row)));
   out.tax.push(...vatTable.tax);
   out.subTotal.push(...vatTable.subTotal);
 
@@ -115,6 +148,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   applyCashAndChange(payment, out);
   applyRounding(payment, out);
   applyAgreement(payment, out);
+  applyTip(view, hints, all, out);
 
   // With nothing paid, the amount due is the total.
   if (out.amountDue.length === 0 && out.amountPaid.length === 0 && out.total[0]) {
@@ -123,6 +157,50 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   }
   return out;
 }
+
+/** Words after a tax label that make it the total's: the amount includes the tax. */
+const INCLUDED =
+  /^(inc|incl|inkl|inclusive|included|including|incluido|incluida|incluidos|inclus|incluse|compris|comprise|compreso|inbegriffen|inclusief)$/;
+
+/**
+ * A tip written on a restaurant's receipt is charged with the total: when the total plus the printed
+ * tip is printed below it ("Amount $100.05", "Tip $18.00", "TOTAL CHARGED $118.05"), that is the
+ * total paid.
+ */
+function applyTip(
+  view: DocumentView,
+  hints: DocumentHints,
+  all: readonly Candidate[],
+  out: Record<AmountRole, Candidate[]>,
+): void {
+  const top = out.total[0];
+  if (!top) return;
+  const tips = findLabels(view, LABELS.tip!)
+    .flatMap((hit) => valuesNear(view, hit, READERS.amount!, hints, { maxTokens: 2, maxRightGap: 30 }))
+    .filter((c) => c.quality >= 1 && (c.norm as number) > 0 && (c.norm as number) < (top.norm as number));
+  for (const tip of tips) {
+    const value = (top.norm as number) + (tip.norm as number);
+    const charged = all.find(
+      (c) => Math.abs((c.norm as number) - value) < 0.005 && c.tokens[0]!.row > tip.tokens[0]!.row,
+    );
+    if (!charged) continue;
+    const printed = out.total.find((c) => c.value === charged.value);
+    const lifted: Candidate = {
+      ...(printed ?? charged),
+      score: raise(Math.max(top.score, printed?.score ?? 0), 0.1),
+      source: `${(printed ?? charged).source}+tip`,
+    };
+    out.total = [lifted, ...out.total.filter((c) => c !== printed)];
+    return;
+  }
+}
+
+/** Words of a total's label. */
+const TOTAL_WORDS = /^(total|totaal|totale|summe|gesamt|gesamtbetrag|montant|importe|grand)$/;
+
+/** Words before a tax label that make it the subtotal's: the amount before tax. */
+const EXCLUDED =
+  /^(ex|without|excl|excluding|exclusive|excluded|before|ohne|exkl|hors|sans|exclusief|zonder|sin|senza|esclusa|escluso)$/;
 
 /** Pairs and triples of candidates printed on different rows. */
 function groupsOf(candidates: readonly Candidate[]): Candidate[][] {
@@ -438,7 +516,10 @@ function deriveMissingPart(
   const t = total.norm as number;
   const printed = (value: number): Candidate | undefined =>
     all.find((c) => Math.abs((c.norm as number) - value) < 0.005);
-  for (const sub of out.subTotal.slice(0, 3)) {
+  // A tax printed beside its own label that does not add up is a tax included in the total ("VAT @
+  // 20% included 17.11" under a service charge): the difference is then another line, not the tax.
+  const labelledTax = out.tax.some((c) => c.source.startsWith('label') && c.score >= 0.45);
+  for (const sub of labelledTax ? [] : out.subTotal.slice(0, 3)) {
     const tax = printed(t - (sub.norm as number));
     if (tax && (tax.norm as number) > 0 && (tax.norm as number) < t) {
       const derived = {

@@ -1,5 +1,5 @@
 import { parseCurrency } from '../normalise/currency.js';
-import type { DocumentHints } from '../hints.js';
+import { printedText, US_CITY_STATE_ZIP, type DocumentHints } from '../hints.js';
 import type { DocumentView, ViewToken } from '../view.js';
 import type { Candidate } from '../label-search.js';
 
@@ -20,6 +20,10 @@ export function findCurrency(
   };
   for (const a of amountCurrencies) vote(a.code, a.tokens, 1);
   for (const token of view.tokens) {
+    // A currency in a column heading: "Prezzo(€)", "Amount (USD)", "AMT(RM)".
+    const headed = /\((€|£|¥|[A-Z]{2,3})\)/.exec(token.text)?.[1];
+    const headedCode = headed ? parseCurrency(headed) : undefined;
+    if (headedCode) vote(headedCode, [token], 0.7);
     // Codes and unambiguous symbols standing alone ("EUR", "€", "RM").
     if (token.text.length > 4 || /\d/.test(token.text)) continue;
     const code = parseCurrency(token.text);
@@ -45,7 +49,7 @@ export function findCurrency(
   cue('INR', /\bgstin\b|\brupees\b|\bcgst\b|\bsgst\b|\bigst\b/, 0.5);
   // Addresses tell the country (in the print's own case): a US city, state and ZIP code
   // ("Springfield, IL 62704"), a British postcode ("LS1 4AP"), a Canadian one ("K1A 0B1").
-  const printed = view.rows.map((row) => row.tokens.map((t) => t.text).join(' ')).join('\n');
+  const printed = printedText(view);
   const printedCue = (code: string, re: RegExp, score: number): void => {
     if (re.test(printed) && !votes.has(code) && !out.some((c) => c.value === code))
       out.push({ value: code, norm: code, quality: 1, tokens: [], score, source: 'country-cue' });
@@ -62,15 +66,23 @@ export function findCurrency(
       score: 0.4,
       source: 'locale',
     });
-  // AUD/USD: a "$" vote when the document shows Australian cues is AUD.
+  // Which dollar or peso "$" is: a "$" vote when the document shows another country's cues.
   const usd = out.find((c) => c.value === 'USD' && c.source === 'printed');
-  if (usd && /\babn\b|\baustralia\b/.test(text)) usd.value = usd.norm = 'AUD';
+  if (usd) {
+    const dollar = DOLLAR_CUES.find(([, re]) => re.test(text))?.[0];
+    if (dollar) usd.value = usd.norm = dollar;
+  }
   return out.sort((a, b) => b.score - a.score);
 }
 
-/** US state codes (not DE, IN, ME, OR, OK, HI, LA, PA, MA, CO, ID: words or other countries' codes too). */
-const US_CITY_STATE_ZIP =
-  /\b[A-Z][a-z]+,? (AL|AK|AZ|AR|CA|CT|FL|GA|IL|IA|KS|KY|MD|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC) \d{5}(-\d{4})?\b/;
+/** Countries whose "$" is not the US dollar, and what in the text says it is theirs. */
+const DOLLAR_CUES: ReadonlyArray<readonly [string, RegExp]> = [
+  ['AUD', /\babn\b|\baustralia\b/],
+  ['CAD', /\bcad\b|\bgst\/hst\b|\bhst\b|\bqst\b|\btvq\b|\brt ?0001\b|\bcanada\b/],
+  ['MXN', /\bmxn\b|\bm\.n\.|\bpesos\b|\brfc\b|\bm[eé]xico\b/],
+  ['SGD', /\bsgd\b|\bs\$|\bsingapore\b/],
+  ['NZD', /\bnzd\b|\bnew zealand\b/],
+];
 
 const CREDIT =
   /\b(credit note|credit memo|gutschrift|rechnungskorrektur|avoir|note de crédit|creditnota|creditfactuur|nota de crédito)\b/;

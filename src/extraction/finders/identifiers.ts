@@ -92,6 +92,11 @@ export function findIdentifiers(
     ...labelled(view, 'supplierABN', abnRead, hints, 4),
     ...patternValues(view, abnRead, hints, 4, 0.6),
   ]);
+  // An Australian business's tax id is its ABN: the supplier's tax id when no VAT id is printed.
+  if (supplierTaxId.length === 0)
+    supplierTaxId.push(
+      ...supplierABN.map((c) => ({ ...c, score: c.score * 0.9, source: `${c.source}+abn` })),
+    );
 
   const ibanRead = READERS.iban!;
   const ibanLabelled = labelled(view, 'iban', ibanRead, hints, 8);

@@ -170,6 +170,18 @@ function columnWords(row: Row): Array<ColumnType | undefined> {
   return row.tokens.map(columnWord);
 }
 
+/**
+ * A row of an item table's column headings ("Item  Qty  Amt  Tax"): the words over its columns, not
+ * labels of the values under them (the first item's amount under "Tax" is no tax of the document).
+ * A tax summary's headings ("Code  %  Amount  GST") are not: its one row may be the document's tax.
+ */
+export function isItemHeadingRow(row: Row): boolean {
+  const typed = columnWords(row);
+  return (
+    row.tokens.length >= 3 && isHeaderRow(typed) && typed.some((t) => t === 'description' || t === 'quantity')
+  );
+}
+
 /** A row of column headings: two kinds of column words at least, most of its words such. */
 function isHeaderRow(typed: ReadonlyArray<ColumnType | undefined>): boolean {
   const types = new Set(typed.filter((t) => t !== undefined));

@@ -9,7 +9,7 @@ import {
 import { normaliseText } from '../normalise/text.js';
 import type { DocumentView, ViewToken } from '../view.js';
 import { customerBlockTokens } from './customer-block.js';
-import { findLabels, type Candidate, type LabelHit } from '../label-search.js';
+import { findLabels, sameWordAs, type Candidate, type LabelHit } from '../label-search.js';
 
 /** A run of words of one token-layer line, cut at separators such as "●", "|" or " - ". */
 interface Segment {
@@ -29,6 +29,27 @@ const COMPANY = new Set(COMPANY_WORDS);
 const ADDRESS = new Set(ADDRESS_WORDS);
 const NOT_A_NAME =
   /\b(invoice|tax invoice|rechnung|facture|factuur|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|for shopping|logo)\b/i;
+/**
+ * Words of headings and till lines, never of a shop's name, as OCR may misread them one letter off
+ * ("TAX INVQICE", "CHANGF"): a line holding one is no name.
+ */
+const HEADING_WORDS_NOT_NAMES = [
+  'invoice',
+  'receipt',
+  'cashier',
+  'change',
+  'summary',
+  'simplified',
+  'statement',
+  'original',
+  'duplicate',
+  'welcome',
+];
+
+function holdsHeadingWord(tokens: readonly ViewToken[]): boolean {
+  return tokens.some((t) => HEADING_WORDS_NOT_NAMES.some((word) => sameWordAs(t, t.key, word)));
+}
+
 const CONTACT =
   /(@|www\.|https?:|\bt[ée]l\b|\bt[ée]l[ée]phone\b|\bphone\b|\bfax\b|\bfon\b|\bemail\b|\be-mail\b|\bmobile\b|\bh\/p\b|\bwebsite\b|\bhp\b|\bwhats ?app\b)/i;
 const TAX_LINE =
@@ -267,7 +288,8 @@ function nameTokens(
   const close =
     next !== undefined &&
     next.tokens[0]!.box.y0 - segment.tokens[0]!.box.y1 < 2 * view.bodyHeight &&
-    overlapAcross(segment, next);
+    overlapAcross(segment, next) &&
+    sameStyle(segment, next);
   if (
     legalAt < 0 &&
     close &&
@@ -308,7 +330,8 @@ function nameTokens(
     letterShare(next.text) > 0.8 &&
     !isAddressLine(next) &&
     third.tokens[0]!.box.y0 - next.tokens[0]!.box.y1 < 2 * view.bodyHeight &&
-    overlapAcross(next, third)
+    overlapAcross(next, third) &&
+    sameStyle(next, third)
   ) {
     tokens = [
       ...tokens,
@@ -318,6 +341,21 @@ function nameTokens(
     legalAt = tokens.length - 1;
   }
   return { tokens, legalAt };
+}
+
+/**
+ * Two lines printed alike: both in capitals or neither, their letters of about one size. A name broken
+ * over lines keeps its print; a shop's name in capitals over its company's in other letters
+ * ("THE FOX & LANTERN" over "Hartwell Inns Ltd") are two names.
+ */
+function sameStyle(a: Segment, b: Segment): boolean {
+  const capitals = (s: Segment): boolean => {
+    const letters = s.text.replace(/[^\p{L}]/gu, '');
+    return letters.length > 0 && letters.replace(/[^\p{Lu}]/gu, '').length >= 0.8 * letters.length;
+  };
+  const height = (s: Segment): number => Math.max(...s.tokens.map((t) => t.height));
+  const [ha, hb] = [height(a), height(b)];
+  return capitals(a) === capitals(b) && Math.max(ha, hb) <= 1.3 * Math.min(ha, hb);
 }
 
 /** Two lines one over the other: their spans across the page overlap (a name broken over lines). */
@@ -354,7 +392,7 @@ function headerScore(
   if (segment.order === context.firstTextual) score += 0.2;
   else if (segment.order - context.firstTextual <= 2 && segment.order > context.firstTextual) score += 0.05;
   if ((context.repeated.get(normaliseText(segment.key)) ?? 0) > 1) score += 0.1;
-  if (NOT_A_NAME.test(nameText)) score -= 0.35;
+  if (NOT_A_NAME.test(nameText) || holdsHeadingWord(tokens) || /\bcash sale\b/i.test(nameText)) score -= 0.35;
   // Words ending a sentence ("Save money. Live better."): a slogan. (Legal forms and short
   // abbreviations end in a dot too: "Inc.", "Corp.", "Bros.")
   if (

@@ -4,10 +4,10 @@ import type { DocumentView, Row, ViewToken } from '../view.js';
 
 /** Words that head a VAT summary table's columns or name its tax (any of the corpus languages). */
 const TAX_HEADING =
-  /^(tax|vat|gst|hst|pst|tva|btw|iva|igv|ust|mwst|steuer|mwst-betrag|ust-betrag|steuerbetrag|imposta|impuesto|moms|cgst|sgst|igst|sst)$/;
+  /^(tax|vat|gst|hst|pst|tva|btw|iva|igv|ust|mwst|steuer|mwst-betrag|ust-betrag|steuerbetrag|imposta|impuesto|moms|mva|alv|ptu|dph|áfa|afa|cgst|sgst|igst|sst)$/;
 /** Words that start a VAT table's total row. */
 const TOTAL_WORD =
-  /^(total|totals|totaal|totale|summe|gesamt|gesamtbetrag|gesamtsumme|somme|suma|sum|totaux|tot)$/;
+  /^(total|totals|totalt|totaal|totale|summe|gesamt|gesamtbetrag|gesamtsumme|somme|suma|sum|summa|totaux|tot|razem|yhteensä)$/;
 /** A rate printed in a row ("19,0%", "A= 19%", "5.5 %"). */
 const RATE = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%/;
 
@@ -15,7 +15,6 @@ interface TaxRow {
   row: Row;
   net: ViewToken;
   tax: ViewToken;
-  gross: ViewToken;
   values: { net: number; tax: number; gross: number };
   total: boolean;
 }
@@ -37,51 +36,82 @@ function rowAmounts(row: Row, hints: AmountHints): Array<{ token: ViewToken; val
  */
 function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
   const amounts = rowAmounts(row, hints);
-  if (amounts.length < 3) return undefined;
   const rateText = RATE.exec(row.tokens.map((t) => t.text).join(' '))?.[1];
   const rate = rateText ? Number(rateText.replace(',', '.')) / 100 : undefined;
+  // A rate, the base and the tax alone ("9%  11,94  1,07", "BTW over bedrag"): the tax is the rate
+  // of the base.
+  if (amounts.length === 2 && rate !== undefined) {
+    const [n, t] = amounts as [(typeof amounts)[0], (typeof amounts)[0]];
+    const sign = n.value < 0 ? -1 : 1;
+    const [net, tax] = [n.value * sign, t.value * sign];
+    if (tax >= 0 && tax < net && Math.abs(net * rate - tax) <= 0.011 + 0.01 * tax)
+      return {
+        row,
+        net: n.token,
+        tax: t.token,
+        values: { net: n.value, tax: t.value, gross: n.value + t.value },
+        total: false,
+      };
+  }
+  if (amounts.length < 3) return undefined;
+  // Three of the row's amounts where two add up to the third (the gross, printed last or first:
+  // "Netto Steuer Brutto", "Brutto Netto MWST"), the tax smaller than the net.
   for (let i = 0; i < amounts.length; i++)
-    for (let j = i + 1; j < amounts.length; j++)
-      for (let k = j + 1; k < amounts.length; k++) {
-        // Printed left to right: net, tax, gross (the common order); or tax, net, gross.
-        for (const [n, t] of [
-          [amounts[i]!, amounts[j]!],
-          [amounts[j]!, amounts[i]!],
-        ] as const) {
-          const g = amounts[k]!;
-          // A credit note's table is negative throughout: its sizes compare as a positive one's.
-          const sign = g.value < 0 ? -1 : 1;
-          const [net, tax] = [n.value * sign, t.value * sign];
-          if (Math.abs(n.value + t.value - g.value) > 0.011 || tax <= 0 || net <= 0 || tax >= net) continue;
-          if (rate !== undefined && Math.abs(net * rate - tax) > 0.011 + 0.01 * tax) continue;
-          return {
-            row,
-            net: n.token,
-            tax: t.token,
-            gross: g.token,
-            values: { net: n.value, tax: t.value, gross: g.value },
-            total: TOTAL_WORD.test(row.tokens[0]!.key),
-          };
-        }
+    for (let j = 0; j < amounts.length; j++)
+      for (let k = 0; k < amounts.length; k++) {
+        if (i === j || j === k || i === k) continue;
+        const [n, t, g] = [amounts[i]!, amounts[j]!, amounts[k]!];
+        // A credit note's table is negative throughout: its sizes compare as a positive one's.
+        const sign = g.value < 0 ? -1 : 1;
+        const [net, tax] = [n.value * sign, t.value * sign];
+        if (Math.abs(n.value + t.value - g.value) > 0.011 || tax <= 0 || net <= 0 || tax >= net) continue;
+        if (rate !== undefined && Math.abs(net * rate - tax) > 0.011 + 0.01 * tax) continue;
+        return {
+          row,
+          net: n.token,
+          tax: t.token,
+          values: { net: n.value, tax: t.value, gross: g.value },
+          total: TOTAL_WORD.test(row.tokens[0]!.key),
+        };
       }
   return undefined;
+}
+
+/**
+ * A total row of two amounts under rows of a table ("TOTAAL  20,44  2,85"): the sums of their bases and
+ * taxes.
+ */
+function totalOf(rows: readonly TaxRow[], row: Row, hints: AmountHints): TaxRow | undefined {
+  const amounts = rowAmounts(row, hints);
+  if (rows.length < 2 || amounts.length !== 2 || !TOTAL_WORD.test(row.tokens[0]!.key)) return undefined;
+  const sum = (key: 'net' | 'tax'): number => rows.reduce((s, r) => s + r.values[key], 0);
+  const [n, t] = amounts as [(typeof amounts)[0], (typeof amounts)[0]];
+  if (Math.abs(n.value - sum('net')) > 0.011 || Math.abs(t.value - sum('tax')) > 0.011) return undefined;
+  return {
+    row,
+    net: n.token,
+    tax: t.token,
+    values: { net: n.value, tax: t.value, gross: n.value + t.value },
+    total: true,
+  };
 }
 
 /**
  * The tax and the net amount a VAT summary table gives ("Steuer % | Netto | Steuer | Brutto", one row a
  * rate, maybe a total row): rows where net + tax = gross, under a heading that names the tax or each
  * with its rate; the total row's amounts when printed, else the sum of the rows'. Empty when the
- * document prints no such table.
+ * document prints no such table. `partRows`: the rows of a table of several rates (by row index),
+ * whose amounts are parts, not the document's tax, net amount or total.
  */
 export function findVatTable(
   view: DocumentView,
   hints: AmountHints,
-): { tax: Candidate[]; subTotal: Candidate[] } {
+): { tax: Candidate[]; subTotal: Candidate[]; partRows: Set<number> } {
   const tables: TaxRow[][] = [];
   let current: TaxRow[] = [];
   let headed = false;
   for (const row of view.rows) {
-    const taxRow = taxRowOf(row, hints);
+    const taxRow = taxRowOf(row, hints) ?? totalOf(current, row, hints);
     if (taxRow && (headed || RATE.test(row.tokens.map((t) => t.text).join(' ')) || current.length > 0)) {
       current.push(taxRow);
       continue;
@@ -95,10 +125,12 @@ export function findVatTable(
       rowAmounts(row, hints).length === 0;
   }
   if (current.length > 0) tables.push(current);
-  const out = { tax: [] as Candidate[], subTotal: [] as Candidate[] };
+  const out = { tax: [] as Candidate[], subTotal: [] as Candidate[], partRows: new Set<number>() };
   for (const rows of tables) {
     const totalRow = rows.find((r) => r.total);
     const parts = rows.filter((r) => !r.total);
+    // Rows of one rate among several: each a part of the document's amounts, none of them the whole.
+    if (parts.length >= 2) for (const part of parts) out.partRows.add(part.row.index);
     const sum = (key: 'net' | 'tax'): number =>
       Math.round(parts.reduce((s, r) => s + r.values[key], 0) * 100) / 100;
     const make = (key: 'net' | 'tax'): Candidate => {

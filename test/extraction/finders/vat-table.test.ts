@@ -35,6 +35,29 @@ describe('VAT summary tables', () => {
     expect(read([['5,50%', '10,04', '0,55', '10,59']]).tax).toEqual(['0.55']);
   });
 
+  it('read rows of a rate, its base and its tax alone (a zero rate too), and their total row', () => {
+    const found = read([
+      ['BTW', 'OVER', 'BTW'],
+      ['9%', '9,01', '0,81'],
+      ['21%', '11,14', '2,34'],
+      ['0%', '0,90', '0,00'],
+      ['TOTAAL', '21,05', '3,15'],
+    ]);
+    expect(found.tax).toEqual(['3.15']);
+    expect(found.subTotal).toEqual(['21.05']);
+  });
+
+  it('read the gross printed first ("MWST Brutto Netto MWST"), and mark the rows of one rate among several', () => {
+    const rows = [
+      ['MWST', 'Brutto', 'Netto', 'MWST'],
+      ['3.8%', '200.00', '192.68', '7.32'],
+      ['8.1%', '100.00', '92.51', '7.49'],
+    ];
+    expect(read(rows, '.').tax).toEqual(['14.81']);
+    const view = createView(layerOfRows(rows, 'text'));
+    expect([...findVatTable(view, { decimalSeparator: '.' }).partRows]).toEqual([1, 2]);
+  });
+
   it('keep the sign of a credit note', () => {
     expect(
       read([

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { findAmounts } from '../../../src/extraction/finders/amounts.js';
+import { isItemHeadingRow } from '../../../src/extraction/finders/line-items.js';
+import { documentHints } from '../../../src/extraction/hints.js';
+import { createView } from '../../../src/extraction/view.js';
+import { layerOfRows } from '../../helpers/token-layer.js';
+
+const amounts = (rows: string[][]) => {
+  const view = createView(layerOfRows(rows, 'text'));
+  return findAmounts(view, documentHints(view));
+};
+
+describe('amount labels', () => {
+  it("are not an item table's column headings: the first item's amount under 'Tax' is no tax", () => {
+    const found = amounts([
+      ['ITEM', 'QTY', 'AMT', 'TAX'],
+      ['KOKO', '1', 'x', '24.50'],
+      ['ROTI', '1', 'x', '3.20'],
+    ]);
+    expect(found.tax.map((c) => c.value)).not.toContain('24.50');
+  });
+
+  it("tell an item table's headings from a tax summary's, whose one row may be the document's tax", () => {
+    const row = (words: string[]) => createView(layerOfRows([words], 'text')).rows[0]!;
+    expect(isItemHeadingRow(row(['ITEM', 'QTY', 'AMT', 'TAX']))).toBe(true);
+    expect(isItemHeadingRow(row(['Description', 'Quantity', 'Amount']))).toBe(true);
+    expect(isItemHeadingRow(row(['CODE', '%', 'AMOUNT', 'GST']))).toBe(false);
+    expect(isItemHeadingRow(row(['TOTAL', '16.95']))).toBe(false);
+  });
+
+  it('read a total and a subtotal from tax labels with "incl." and "ex"', () => {
+    const found = amounts([
+      ['Subtotal', '(ex', 'GST)', '886.80'],
+      ['Total', 'GST', '10%', '88.68'],
+      ['Total', 'inc', 'GST', '975.48'],
+    ]);
+    expect(found.subTotal[0]?.value).toBe('886.80');
+    expect(found.tax[0]?.value).toBe('88.68');
+    expect(found.total[0]?.value).toBe('975.48');
+    // Without a total's word, "GST included" is the tax.
+    const included = amounts([
+      ['TOTAL', '16.95'],
+      ['GST', 'included', '1.54'],
+    ]);
+    expect(included.tax[0]?.value).toBe('1.54');
+    expect(included.total[0]?.value).toBe('16.95');
+  });
+});
