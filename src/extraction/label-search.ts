@@ -410,7 +410,11 @@ export interface NearOptions {
   adjacent?: boolean;
 }
 
-const SEPARATOR = /^[:#\-–=.]+$/u;
+/**
+ * Marks between a label and its value, and the term codes of e-invoice renderings ("Invoice number
+ * (BT-1)", "Seller (BG-4)").
+ */
+const SEPARATOR = /^(?:[:#\-–=.]+|\(B[TG]-\d+(?:\/\d+)?\):?)$/u;
 
 /**
  * The best reading of a span starting at `tokens[start]`: the cleanest (highest quality), and of those

@@ -161,7 +161,7 @@ const taxId: Reader = (text) => {
   // Registration numbers without a recognisable format (older GST numbers and the like); a word
   // before a number is no part of it ("identifier DE123...").
   if (text.split(/\s+/).some((w) => /\p{L}{3}/u.test(w) && !/\d/.test(w))) return undefined;
-  const compact = text.replace(/[\s.]/g, '');
+  const compact = text.replace(/[\s.]/g, '').replace(/[-/]+$/, '');
   if (/^[A-Z0-9][A-Z0-9\-/]{6,20}$/i.test(compact) && (compact.match(/\d/g) ?? []).length >= 6) {
     return { value: compact.toUpperCase(), norm: compact.toUpperCase(), quality: 0.5 };
   }

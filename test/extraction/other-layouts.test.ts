@@ -476,6 +476,134 @@ describe('layouts of other sources', () => {
       'document.currency': 'GBP',
     });
   });
+
+  it('an e-invoice viewer with term codes after its labels: Invoice number (BT-1), Seller (BG-4), Name (BT-27)', async () => {
+    const s = sheet();
+    s.put(40, 50, 'Invoice', 20, true);
+    s.put(412, 54, 'Visualised by an e-invoice viewer, not a legal original', 6.5);
+    const pair = (x: number, y: number, label: string, value: string) => {
+      s.put(x, y, label, 7.5);
+      s.put(x + 110, y, value, 8);
+    };
+    pair(40, 100, 'Invoice number (BT-1)', 'LFS-2025-00871');
+    pair(320, 100, 'Purchase order (BT-13)', 'PO-24-0613');
+    pair(40, 111, 'Issue date (BT-2)', '2025-04-02');
+    pair(40, 122, 'Payment due date (BT-9)', '2025-05-02');
+    s.put(40, 172, 'Seller (BG-4)', 11, true);
+    s.put(320, 172, 'Buyer (BG-7)', 11, true);
+    pair(40, 190, 'Name (BT-27)', 'Lumina Facility Services BV');
+    pair(320, 190, 'Name (BT-44)', 'Sportcentrum De Nete vzw');
+    pair(40, 201, 'VAT identifier (BT-31)', 'BE0673451204');
+    pair(320, 201, 'VAT identifier (BT-48)', 'BE0456123791');
+    pair(300, 300, 'Total without VAT (BT-109)', '4926.40');
+    pair(300, 312, 'Total VAT amount (BT-110)', '1034.54');
+    pair(300, 324, 'Total with VAT (BT-112)', '5960.94');
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.referenceNo': 'LFS-2025-00871',
+      'invoice.purchaseOrderNo': 'PO-24-0613',
+      'document.date': '2025-04-02',
+      'invoice.dueDate': '2025-05-02',
+      'document.supplierName': 'Lumina Facility Services BV',
+      'document.customerName': 'Sportcentrum De Nete vzw',
+      'document.supplierTaxId': 'BE0673451204',
+      'invoice.subTotal': '4926.40',
+      'invoice.tax': '1034.54',
+      'invoice.total': '5960.94',
+    });
+  });
+
+  it('a Swedish invoice: Fakturanummer, Fakturadatum, Förfallodatum, Ert ordernr, the customer under Fakturaadress', async () => {
+    const s = sheet();
+    s.put(40, 54, 'Tallbacken Trädgårdsservice AB', 15, true);
+    s.put(468, 56, 'FAKTURA', 18, true);
+    const pair = (y: number, label: string, value: string) => {
+      s.put(40, y, label, 8.5, true);
+      s.put(130, y, value, 8.5);
+    };
+    pair(106, 'Fakturanummer', '3318');
+    pair(117, 'Fakturadatum', '2025-03-10');
+    pair(128, 'Förfallodatum', '2025-04-09');
+    pair(139, 'Ert ordernr', '2025-044');
+    s.put(330, 106, 'Fakturaadress', 7.5);
+    s.put(330, 118, 'Brf Sjöutsikten', 10);
+    s.put(330, 130, 'Box 1422', 10);
+    s.put(330, 142, '751 44 Uppsala', 10);
+    s.put(350, 300, 'Summa exkl. moms', 9);
+    s.put(500, 300, '9 555,00', 9);
+    s.put(350, 312, 'Moms 25 %', 9);
+    s.put(500, 312, '2 388,75', 9);
+    s.put(350, 324, 'Att betala', 9, true);
+    s.put(500, 324, '11 943,75', 9, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Tallbacken Trädgårdsservice AB',
+      'document.customerName': 'Brf Sjöutsikten',
+      'document.referenceNo': '3318',
+      'document.date': '2025-03-10',
+      'invoice.dueDate': '2025-04-09',
+      'invoice.purchaseOrderNo': '2025-044',
+      'invoice.subTotal': '9555.00',
+      'invoice.tax': '2388.75',
+      'invoice.total': '11943.75',
+    });
+  });
+
+  it("a credit note: its own number, not the original invoice's; the customer above an Attn: line", async () => {
+    const s = sheet();
+    s.put(420, 52, 'Hartwell & Finch Ltd', 14, true);
+    s.put(40, 60, 'CREDIT NOTE', 20, true);
+    s.put(40, 130, 'Credit To', 8.5, true);
+    s.put(40, 142, 'Westgate Office Interiors Ltd', 9);
+    s.put(40, 153, 'Attn: Purchase Ledger', 9);
+    s.put(40, 164, '14 Kirkstall Road', 9);
+    s.put(340, 130, 'Credit Note No.', 8.5, true);
+    s.put(470, 130, 'CN-00417', 8.5);
+    s.put(340, 142, 'Date / Tax Point', 8.5, true);
+    s.put(470, 142, '12/03/2025', 8.5);
+    s.put(340, 154, 'Original Invoice', 8.5, true);
+    s.put(470, 154, 'INV-10988 (24/02/2025)', 8.5);
+    s.put(380, 308, 'Net Total', 9);
+    s.put(500, 308, '-£664.00', 9);
+    s.put(380, 320, 'VAT @ 20%', 9);
+    s.put(500, 320, '-£132.80', 9);
+    s.put(380, 332, 'Total', 9, true);
+    s.put(500, 332, '-£796.80', 9, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.referenceNo': 'CN-00417',
+      'document.date': '2025-03-12',
+      'document.customerName': 'Westgate Office Interiors Ltd',
+      'invoice.total': '-796.80',
+      'document.currency': 'GBP',
+    });
+    // An attention line under an unlabelled recipient: the company above it.
+    const t = sheet();
+    t.put(40, 64, 'TAX INVOICE', 22, true);
+    t.put(420, 100, 'Coastline Plumbing & Gas Pty Ltd', 8, true);
+    t.put(40, 100, 'Bayview Strata Management', 8.5);
+    t.put(40, 111, 'Attention: Building Manager', 8.5);
+    t.put(40, 122, 'Level 2, 18 Bay Street', 8.5);
+    t.put(40, 133, 'PORT MELBOURNE VIC 3207', 8.5);
+    expectValues(await extractLines(engine, t.lines, ['invoices:2']), {
+      'document.customerName': 'Bayview Strata Management',
+    });
+  });
+
+  it("a Canadian business number with its GST/HST account, not read as Norway's after 'No.'", async () => {
+    const s = sheet();
+    s.put(40, 50, 'Maple Ridge Millwork Inc.', 14, true);
+    s.put(40, 66, 'HST Reg. No. 812345676 RT0001', 8);
+    s.put(360, 300, 'Subtotal', 9);
+    s.put(500, 300, '$1,000.00', 9);
+    s.put(360, 312, 'HST 13% (ON)', 9);
+    s.put(500, 312, '$130.00', 9);
+    s.put(360, 324, 'Total', 9, true);
+    s.put(500, 324, '$1,130.00', 9, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierTaxId': '812345676RT0001',
+      'document.currency': 'CAD',
+      'invoice.tax': '130.00',
+      'invoice.total': '1130.00',
+    });
+  });
 });
 
 /** A receipt: one line every 14 points, `[x, text]` in 10-point print or `[x, text, size]` in bold. */

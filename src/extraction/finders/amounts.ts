@@ -28,7 +28,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     (hit) =>
       (INCLUDED.test(hit.row.tokens[hit.end]?.key ?? '') ||
         INCLUDED.test(hit.row.tokens[hit.start - 1]?.key ?? '')) &&
-      hit.row.tokens.slice(0, hit.start).some((t) => TOTAL_WORDS.test(t.key)),
+      hit.row.tokens.slice(0, hit.end).some((t) => TOTAL_WORDS.test(t.key)),
   );
   const excluding = taxHits.filter((hit) => EXCLUDED.test(hit.row.tokens[hit.start - 1]?.key ?? ''));
   found.set(

@@ -144,13 +144,22 @@ function isAddressLine(segment: Segment): boolean {
   )
     return false;
   const words = segment.tokens.map((t) => t.key);
-  const addressWord = words.some((w) => ADDRESS.has(w));
+  const addressWord = words.some((w) => ADDRESS.has(w) || STREET_COMPOUND.test(w));
   // Numeric postcodes, and the British and Canadian forms ("LN1 9XY", "K1A 0B1").
   const postcode = /\b\d{4,6}\b|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]\d[A-Z] ?\d[A-Z]\d\b/.test(
     segment.text,
   );
   const houseNumber = /\b\d{1,4}[a-z]?\b/i.test(segment.text) && letterShare(segment.text) > 0.4;
   return addressWord || postcode || houseNumber;
+}
+
+/** A street's name of one word with its kind ("Bahnhofstrasse", "Kantstraße", "Lauterweg", "Storgatan"). */
+const STREET_COMPOUND =
+  /\p{L}{3,}(strasse|straße|str\.|weg|gasse|platz|allee|ring|damm|ufer|vägen|gatan|gade|vej|veien|gata|laan|straat|plein|kade|gracht|dreef|steeg)$/u;
+
+/** An address line that is no company's name ("Bahnhofstrasse 41"; not "Brandt KG", KG a legal form). */
+function isStreetLine(segment: Segment): boolean {
+  return isAddressLine(segment) && hasLegalForm(segment.tokens) < 0;
 }
 
 export interface PartyCandidates {
@@ -557,6 +566,9 @@ function addressAfter(
   ];
 }
 
+/** Label sets whose labels head other columns of a row of headings. */
+const OTHER_HEADINGS = ['referenceNo', 'purchaseOrderNo', 'date', 'dueDate', 'supplierTaxId'] as const;
+
 /** The customer's labels, strong ones only (label sets are constants: matched once per document). */
 const CUSTOMER_LABELS: LabelSet = { strong: LABELS.customerName!.strong };
 /** A name: a few words starting with a capital or digit, not a sentence or a contact line. */
@@ -595,6 +607,18 @@ const NAME_LABEL =
  * Mitte"): the name, as a segment of its own.
  */
 function labelledName(segment: Segment): Segment | undefined {
+  // "Name  Wasserzweckverband Obere Lauter", "Name (BT-44)  Sportcentrum": a label in a column of
+  // labels, its value the next words on the row (up to a wide gap: another column's label).
+  if (segment.rest.length > 0 && NAME_LABEL.test(withoutTermCodes(segment.tokens))) {
+    const tokens: ViewToken[] = [];
+    for (const t of segment.rest) {
+      const previous = tokens[tokens.length - 1];
+      if (previous && t.box.x0 - previous.box.x1 > 4 * previous.height) break;
+      tokens.push(t);
+    }
+    const text = tokens.map((t) => t.text).join(' ');
+    return { ...segment, tokens, text, key: text.toLowerCase(), rest: [] };
+  }
   const colon = segment.tokens.findIndex((t) => t.text.endsWith(':'));
   if (colon < 0 || colon === segment.tokens.length - 1) return undefined;
   const label = segment.tokens
@@ -606,6 +630,31 @@ function labelledName(segment: Segment): Segment | undefined {
   const text = tokens.map((t) => t.text).join(' ');
   return { ...segment, tokens, text, key: text.toLowerCase() };
 }
+
+/** The name-like line right above a label in its column (within a line and a half), if any. */
+function companyAbove(view: DocumentView, segments: Segment[], label: ViewToken): Segment | undefined {
+  const above = segments
+    .filter(
+      (s) =>
+        s.tokens[0]!.box.y1 <= label.box.y0 + 0.002 &&
+        label.box.y0 - s.tokens[0]!.box.y1 < 1.5 * Math.max(label.height, view.bodyHeight) &&
+        Math.abs(s.tokens[0]!.box.x0 - label.box.x0) < 0.02,
+    )
+    .pop();
+  return above && isNameLike(above.text) && !isStreetLine(above) ? above : undefined;
+}
+
+/** A label's words without the term codes of e-invoice renderings ("Name (BT-44)") and its colon. */
+function withoutTermCodes(tokens: readonly ViewToken[]): string {
+  return tokens
+    .filter((t) => !/^\(B[TG]-\d+/.test(t.text))
+    .map((t) => t.key)
+    .join(' ');
+}
+
+/** Words of the labels of a party's other lines ("Käuferreferenz", "Straße", "PLZ / Ort", "Kontakt"). */
+const OTHER_LINE_LABEL =
+  /(referenz|reference|straße|strasse|street|address|adresse|anschrift|\bplz\b|\bort\b|\bland\b|\bcountry\b|\bcity\b|postcode|\bzip\b|phone|telefon|e-?mail|kontakt|contact|register|nummer|number|\bid\b|identifier|\bvat\b|\bust\b|\btax\b|\bdate\b|datum)/;
 
 /** The first name-like segment in the few lines under a label, passing "Nummer : 123"-like lines. */
 function nameBelow(view: DocumentView, segments: Segment[], label: ViewToken): Segment | undefined {
@@ -621,6 +670,8 @@ function nameBelow(view: DocumentView, segments: Segment[], label: ViewToken): S
     // A labelled line ("Nummer : 12345676") is passed, whatever the gap left between its parts; a
     // label of another column on the same row ("Invoice No.: 123" beside the name) is not this line's.
     if (segment.text.includes(':') || segment.rest[0]?.text.startsWith(':')) continue;
+    // A label beside its value in a column of labels ("Käuferreferenz  073350001", "Straße  ...").
+    if (segment.rest.length > 0 && segment.tokens.length <= 3 && OTHER_LINE_LABEL.test(segment.key)) continue;
     return isNameLike(segment.text) ? segment : undefined;
   }
   return undefined;
@@ -630,7 +681,11 @@ function nameBelow(view: DocumentView, segments: Segment[], label: ViewToken): S
  * A name-like line in the upper half of the first page, below the supplier's name, that starts a block
  * of its column with a street under it: the recipient of a letter.
  */
-function unlabelledRecipient(segments: Segment[], supplier: Segment): Segment | undefined {
+function unlabelledRecipient(
+  segments: Segment[],
+  supplier: Segment,
+  labelled: ReadonlySet<number>,
+): Segment | undefined {
   const supplierKey = normaliseText(supplier.key);
   const supplierTop = supplier.tokens[0]!.box.y0;
   for (const [i, segment] of segments.entries()) {
@@ -639,6 +694,21 @@ function unlabelledRecipient(segments: Segment[], supplier: Segment): Segment | 
     if (segment.order === supplier.order || normaliseText(segment.key) === supplierKey) continue;
     if (!isNameLike(segment.text) || isAddressLine(segment) || NOT_A_NAME.test(segment.text)) continue;
     if (segment.text.includes(':') || segment.rest.length > 0) continue;
+    // A row of headings ("INVOICE NO.  DATE  DUE DATE  TERMS"): no block starts there.
+    if (segment.tokens.some((t) => labelled.has(t.row))) continue;
+    // A block starts its line or its column: the last piece of a tagline ("Design · Digital"), cut
+    // from the words before it by a mark, is none.
+    const x0 = segment.tokens[0]!.u.x0;
+    if (
+      segments.some(
+        (o) =>
+          o.order < segment.order &&
+          o.tokens[0]!.row === segment.tokens[0]!.row &&
+          x0 - o.tokens[o.tokens.length - 1]!.u.x1 <
+            3 * Math.max(o.tokens[0]!.height, segment.tokens[0]!.height),
+      )
+    )
+      continue;
     const height = segment.tokens[0]!.box.y1 - box.y0;
     // Its street within two lines (a contact person may come between), each right under the last.
     const column = segments
@@ -673,8 +743,29 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
   // "Customer VAT Number", "Customer reference", "Kundennummer": labels of other things.
   const notAName =
     /^(vat|tax|number|no|nr|id|tva|ref|reference|code|nummer|account|order|gln|service|care|support|portal|since)$/;
+  /** Tokens of the labels of other fields: a row of headings (number, date, order, due date). */
+  const otherLabels = new Set(
+    OTHER_HEADINGS.flatMap((set) =>
+      findLabels(view, LABELS[set]!).flatMap((hit) =>
+        hit.row.tokens.slice(hit.start, hit.end).map((t) => t.id),
+      ),
+    ),
+  );
+  const labelledRows = new Set(
+    [...OTHER_HEADINGS, 'supplier', 'customerName'].flatMap((set) =>
+      findLabels(view, LABELS[set]!)
+        .filter((hit) => hit.phrase !== 'to')
+        .map((hit) => hit.row.index),
+    ),
+  );
   for (const hit of findLabels(view, CUSTOMER_LABELS)) {
-    if (notAName.test(hit.row.tokens[hit.end]?.key ?? '')) continue;
+    // (The word right after the label, not another column's: "Invoice to        Service address".)
+    const after = hit.row.tokens[hit.end];
+    const adjacent =
+      after !== undefined &&
+      (after.u.x0 - hit.row.tokens[hit.end - 1]!.u.x1) / Math.max(hit.row.height, view.bodyHeight) <
+        SEGMENT_GAP;
+    if (adjacent && notAName.test(after.key)) continue;
     // "To" is a word of sentences: a label only as "To:" starting its column ("From: ...  To: ...").
     if (hit.phrase === 'to' && !(hit.row.tokens[hit.start]!.text.endsWith(':') && startsItsColumn(view, hit)))
       continue;
@@ -690,7 +781,26 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
     }
     const weak = WEAK_CUSTOMER_LABELS.has(hit.phrase);
     const strength = weak ? 0.5 : 1;
-    if (sameLine.length > 0 && isNameLike(sameLine.map((t) => t.text).join(' '))) {
+    // "Attention: Building Manager" names a person at the customer: the customer is the name on the
+    // line right above, in its block ("Bayview Strata Management").
+    if (hit.phrase === 'attention' || hit.phrase === 'attn') {
+      const above = companyAbove(view, segments, hit.row.tokens[hit.start]!);
+      if (above) {
+        const value = normaliseText(above.text);
+        out.push({
+          value,
+          norm: value,
+          quality: 1,
+          tokens: above.tokens,
+          score: 0.65,
+          source: 'above-attention',
+        });
+      }
+    }
+    // Beside it another column's heading in a row of headings ("N° client  Votre bon de commande"):
+    // the value is below, not there.
+    const heading = sameLine.some((t) => otherLabels.has(t.id));
+    if (!heading && sameLine.length > 0 && isNameLike(sameLine.map((t) => t.text).join(' '))) {
       const value = normaliseText(sameLine.map((t) => t.text).join(' '));
       out.push({
         value,
@@ -718,7 +828,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
   // No label: the recipient's block of a letter, a name over its street and town in the upper half of
   // the first page, under the supplier's name and apart from it.
   if (supplier) {
-    const recipient = unlabelledRecipient(segments, supplier);
+    const recipient = unlabelledRecipient(segments, supplier, labelledRows);
     if (recipient) {
       const value = normaliseText(recipient.text);
       out.push({
@@ -748,7 +858,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
           s.tokens[0]!.box.y0 - box.y1 < 0.04 &&
           s.lineId !== senderLine.lineId,
       );
-      if (next && isNameLike(next.text)) {
+      if (next && isNameLike(next.text) && !isStreetLine(next)) {
         const value = normaliseText(next.text);
         out.push({
           value,

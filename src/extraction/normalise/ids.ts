@@ -360,9 +360,16 @@ export function normaliseVatId(text: string): VatId | undefined {
   const compact = s.replace(/[\s.-]+/g, '');
   if (!/^[A-Z0-9+*]+$/.test(compact)) return undefined;
   if (GSTIN.test(compact)) return isGstinValid(compact) ? { country: 'IN', value: compact } : undefined;
+  // Canada: a business number and its GST/HST program account ("812345676 RT0001").
+  if (/^\d{9}RT\d{4}$/.test(compact)) return { country: 'CA', value: compact };
   if (/^00\d{10}$/.test(compact)) return { country: 'MY', value: compact };
   const norway = /^(NO)?(\d{9})(MVA)?$/.exec(compact);
-  if (norway) return norway[1] || norway[3] ? { country: 'NO', value: `NO${norway[2]}MVA` } : undefined;
+  // "No. 812345676" is a number's label, not Norway's prefix: without "MVA" the prefix is glued on.
+  const numberLabel = /^no[.:\s]/i.test(s);
+  if (norway)
+    return (norway[1] && !numberLabel) || norway[3]
+      ? { country: 'NO', value: `NO${norway[2]}MVA` }
+      : undefined;
 
   const prefix = compact.slice(0, 2) === 'GR' ? 'EL' : compact.slice(0, 2);
   const body = compact.slice(2);
