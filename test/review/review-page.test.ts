@@ -393,9 +393,19 @@ describe.skipIf(!hasChromium)('the review web page in a real browser', () => {
     expect(await page.evaluate('document.activeElement.name')).toBe('password');
     expect(await focusOutline(page)).toBeGreaterThanOrEqual(2);
     await page.keyboard.type(ada.password);
+    // The task list that signing in asks for is held until the reviewers are open: it must not replace them.
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/tasks', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.keyboard.press('Enter');
     await page.locator('#reviewers-link').click();
     await page.waitForSelector('form.add-reviewer');
+    release();
+    await page.unrouteAll({ behavior: 'wait' });
+    expect(await page.locator('form.add-reviewer').count()).toBe(1);
     expect(await contrastProblems(page)).toEqual([]);
     await page.getByLabel('Name', { exact: true }).fill('Rita Reviewer');
     await page.locator('form.add-reviewer').getByLabel('Login or e-mail').fill('rita');

@@ -103,7 +103,15 @@ function signedIn(session) {
   reviewersLink.hidden = session.reviewer.role !== 'admin';
 }
 
+/**
+ * The view last asked for: a view that loads (the task list, a task, the reviewers) draws itself only if
+ * no other was asked for while it loaded. A reviewer who opens the reviewers while the task list still
+ * loads after sign-in keeps the reviewers.
+ */
+let navigation = 0;
+
 function showLogin(message = '') {
+  navigation++;
   state.view = null;
   state.me = null;
   signOut.hidden = true;
@@ -145,6 +153,7 @@ function showLogin(message = '') {
 
 /** The signed-in reviewer's own password: the current one, the new one twice; then sign in again. */
 function showPassword() {
+  navigation++;
   state.view = null;
   const current = el('input', { type: 'password', autocomplete: 'current-password', required: '' });
   const next = el('input', { type: 'password', autocomplete: 'new-password', required: '', minlength: '10' });
@@ -194,8 +203,10 @@ function showPassword() {
  * @param {string} [message]
  */
 async function showReviewers(message = '') {
+  const mine = ++navigation;
   state.view = null;
   const { reviewers } = await api('reviewers');
+  if (mine !== navigation) return;
   const error = el('p', { class: 'error', role: 'alert' });
   /** @param {Reviewer} r @param {Record<string, unknown>} changes @param {string} done */
   const change = async (r, changes, done) => {
@@ -311,8 +322,10 @@ async function showReviewers(message = '') {
 }
 
 async function showList() {
+  const mine = ++navigation;
   state.view = null;
   const { tasks } = await api('tasks');
+  if (mine !== navigation) return;
   // A completion waiting out its undo window is done as far as the reviewer is concerned.
   state.tasks = tasks.filter((/** @type {Task} */ t) => t.id !== pending?.taskId);
   state.selected = Math.min(state.selected, Math.max(0, state.tasks.length - 1));
@@ -356,7 +369,10 @@ async function openTask(index, edits) {
   const task = state.tasks[index];
   if (!task) return showList();
   state.selected = index;
-  state.view = await api(`tasks/${encodeURIComponent(task.id)}`);
+  const mine = ++navigation;
+  const view = await api(`tasks/${encodeURIComponent(task.id)}`);
+  if (mine !== navigation) return;
+  state.view = view;
   state.field = 0;
   state.zoom = 1;
   state.accepted = new Set();
