@@ -1,0 +1,89 @@
+/**
+ * The probe documents (test/probes/README.md): layouts of other sources, designed apart from the code.
+ * Each set must keep reading at least its floor of values right; `PROBES_REPORT=1` (npm run probes)
+ * prints the figures by set and field.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KIND, sameValue, type ValueKind } from '../../src/evaluation/scoring.js';
+import type { TextLine } from '../helpers/make-documents.js';
+import { extractPages, textOnlyEngine } from '../helpers/make-invoices.js';
+
+interface ProbeCase {
+  name: string;
+  product: 'invoices:2' | 'receipts:1';
+  want: Record<string, string>;
+  pages: Array<{ width?: number; height?: number; lines: Array<[string, number, number, number, 0 | 1]> }>;
+}
+
+/** How each field's value compares (the reference scorer's kinds, by docex's field names). */
+const KIND_OF: Record<string, ValueKind> = {
+  'document.supplierName': KIND.issuer!,
+  'document.customerName': KIND.customer_name!,
+  'document.supplierAddress': KIND.issuer_address!,
+  'document.referenceNo': KIND.invoice_number!,
+  'invoice.purchaseOrderNo': KIND.order_number!,
+  'document.date': KIND.date!,
+  'invoice.dueDate': KIND.due_date!,
+  'invoice.total': KIND.total!,
+  'receipt.total': KIND.total!,
+  'invoice.subTotal': KIND.subtotal!,
+  'invoice.tax': KIND.tax!,
+  'receipt.tax': KIND.tax!,
+  'invoice.amountDue': KIND.amount_due!,
+  'document.currency': KIND.currency!,
+  'document.supplierTaxId': KIND.issuer_tax_id!,
+  'bank.iban': KIND.iban!,
+};
+
+/** Each set and the share of its values it must read right (the figure of 2026-11-27 less about 1 point). */
+const FLOORS: Record<string, number> = {
+  'invoices-a': 0.91,
+  'invoices-b': 0.92,
+  'invoices-c': 0.85,
+  'receipts-a': 0.96,
+  'receipts-b': 0.96,
+  'receipts-c': 0.88,
+};
+
+const engine = textOnlyEngine();
+afterAll(() => engine.close());
+
+const report: string[] = [];
+afterAll(() => {
+  if (process.env.PROBES_REPORT) process.stdout.write(`\n${report.join('\n')}\n`);
+});
+
+describe('probe documents of other sources', () => {
+  it.each(Object.entries(FLOORS))('%s reads at least its floor of values right', async (set, floor) => {
+    const cases = JSON.parse(
+      readFileSync(path.join(import.meta.dirname, `${set}.json`), 'utf8'),
+    ) as ProbeCase[];
+    const byField = new Map<string, { n: number; right: number }>();
+    let n = 0;
+    let right = 0;
+    for (const c of cases) {
+      const pages = c.pages.map((p) => ({
+        ...(p.width ? { width: p.width } : {}),
+        ...(p.height ? { height: p.height } : {}),
+        lines: p.lines.map(([text, x, y, size, bold]): TextLine => ({ text, x, y, size, bold: bold === 1 })),
+      }));
+      const doc = await extractPages(engine, pages, [c.product]);
+      for (const [field, want] of Object.entries(c.want)) {
+        const got = doc.value(field);
+        const ok = got !== null && sameValue(KIND_OF[field] ?? 'text', String(got), want);
+        const tally = byField.get(field) ?? { n: 0, right: 0 };
+        tally.n++;
+        if (ok) tally.right++;
+        byField.set(field, tally);
+        n++;
+        if (ok) right++;
+      }
+    }
+    report.push(`${set}: ${right}/${n} (${((100 * right) / n).toFixed(1)} %)`);
+    for (const [field, t] of [...byField].sort())
+      report.push(`  ${field.padEnd(26)} ${String(t.right).padStart(3)}/${t.n}`);
+    expect(right / n).toBeGreaterThanOrEqual(floor);
+  });
+});
