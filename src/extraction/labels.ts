@@ -19,6 +19,11 @@ export const WEAK_CUSTOMER_LABELS: ReadonlySet<string> = new Set(['to', 'aan', '
 export const LABELS: Record<string, LabelSet> = {
   total: {
     strong: [
+      'celkem k úhradě',
+      'celkem k uhrade',
+      'celkem',
+      'k úhradě',
+      'k uhrade',
       'total with vat (bt-112)',
       'å betale',
       'a betale',
@@ -143,6 +148,10 @@ export const LABELS: Record<string, LabelSet> = {
   },
   subTotal: {
     strong: [
+      'základ daně',
+      'zaklad dane',
+      'základ dph',
+      'zaklad dph',
       'total without vat (bt-109)',
       'sum eks. mva',
       'sum eks mva',
@@ -216,6 +225,9 @@ export const LABELS: Record<string, LabelSet> = {
   },
   tax: {
     strong: [
+      'dph',
+      'výše dph',
+      'vyse dph',
       'total vat amount (bt-110)',
       'sum mva',
       'mva',
@@ -350,6 +362,11 @@ export const LABELS: Record<string, LabelSet> = {
   },
   supplier: {
     strong: [
+      'dodavatel',
+      'prestador de serviços',
+      'prestador de servicos',
+      'prestador',
+      'emitente',
       'datos del emisor',
       'emisor',
       'sprzedawca',
@@ -467,6 +484,11 @@ export const LABELS: Record<string, LabelSet> = {
   },
   date: {
     strong: [
+      'datum vystavení',
+      'datum vystaveni',
+      'data de emissão',
+      'data de emissao',
+      'data da emissão',
       'issue date (bt-2)',
       'fakturadato',
       'fakturadatum',
@@ -531,6 +553,9 @@ export const LABELS: Record<string, LabelSet> = {
   },
   dueDate: {
     strong: [
+      'datum splatnosti',
+      'splatnost',
+      'data de vencimento',
       'payment due date (bt-9)',
       'forfallsdato',
       'forfall',
@@ -596,6 +621,16 @@ export const LABELS: Record<string, LabelSet> = {
   },
   referenceNo: {
     strong: [
+      'číslo faktury',
+      'cislo faktury',
+      'faktura č.',
+      'faktura c.',
+      'daňový doklad č.',
+      'danovy doklad c.',
+      'nfs-e nº',
+      'número da nota',
+      'numero da nota',
+      'tax invoice no',
       'invoice number (bt-1)',
       'fakturanr',
       'fakturanr.',
@@ -768,6 +803,18 @@ export const LABELS: Record<string, LabelSet> = {
   },
   purchaseOrderNo: {
     strong: [
+      'objednávka',
+      'objednavka',
+      'číslo objednávky',
+      'cislo objednavky',
+      'lpo',
+      'lpo no',
+      'lpo no.',
+      'lpo number',
+      'ordine di acquisto',
+      'oda',
+      'rif. ordine',
+      'p.o. no.',
       'purchase order (bt-13)',
       'your order no',
       'your order no.',
@@ -853,6 +900,14 @@ export const LABELS: Record<string, LabelSet> = {
   },
   supplierTaxId: {
     strong: [
+      'dič',
+      'dic',
+      'tax registration number',
+      'trn no',
+      'trn number',
+      'vat trn',
+      'cnpj',
+      'cnpj:',
       'rfc',
       'r.f.c.',
       'nip',
@@ -939,6 +994,13 @@ export const LABELS: Record<string, LabelSet> = {
   supplierABN: { strong: ['abn', 'a.b.n.', 'a.b.n', 'australian business number'] },
   customerName: {
     strong: [
+      'odběratel',
+      'odberatel',
+      'tomador de serviços',
+      'tomador de servicos',
+      'tomador',
+      'destinatário',
+      'destinatario/remetente',
       'invoice to',
       'credit to',
       'fakturaadress',

@@ -604,6 +604,45 @@ describe('layouts of other sources', () => {
       'invoice.total': '1130.00',
     });
   });
+
+  it('a Czech invoice: Dodavatel and Odberatel blocks, cislo faktury, splatnost, zaklad dane, DPH, celkem k uhrade', async () => {
+    const s = sheet();
+    s.put(40, 50, 'Faktura - danovy doklad', 16, true);
+    s.put(40, 90, 'Dodavatel:', 9, true);
+    s.put(320, 90, 'Odberatel:', 9, true);
+    s.put(40, 104, 'Stavebniny Horak s.r.o.', 9);
+    s.put(320, 104, 'Novotny a syn stavby s.r.o.', 9);
+    s.put(40, 116, 'Prumyslova 12, 602 00 Brno', 9);
+    s.put(320, 116, 'Nadrazni 8, 612 00 Brno', 9);
+    s.put(40, 128, 'DIC: CZ27082440', 9);
+    s.put(320, 128, 'DIC: CZ25596641', 9);
+    const pair = (y: number, label: string, value: string) => {
+      s.put(40, y, label, 9);
+      s.put(160, y, value, 9);
+    };
+    pair(160, 'Cislo faktury:', '2025010345');
+    pair(172, 'Datum vystaveni:', '17.03.2025');
+    pair(184, 'Datum splatnosti:', '31.03.2025');
+    pair(196, 'Objednavka:', 'OBJ-0219');
+    s.put(320, 300, 'Zaklad dane', 9);
+    s.put(480, 300, '43 700,00', 9);
+    s.put(320, 312, 'DPH 21 %', 9);
+    s.put(480, 312, '9 177,00', 9);
+    s.put(320, 324, 'Celkem k uhrade', 9, true);
+    s.put(480, 324, '52 877,00 Kc', 9, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Stavebniny Horak s.r.o.',
+      'document.customerName': 'Novotny a syn stavby s.r.o.',
+      'document.referenceNo': '2025010345',
+      'document.date': '2025-03-17',
+      'invoice.dueDate': '2025-03-31',
+      'invoice.purchaseOrderNo': 'OBJ-0219',
+      'document.supplierTaxId': 'CZ27082440',
+      'invoice.subTotal': '43700.00',
+      'invoice.tax': '9177.00',
+      'invoice.total': '52877.00',
+    });
+  });
 });
 
 /** A receipt: one line every 14 points, `[x, text]` in 10-point print or `[x, text, size]` in bold. */
@@ -1035,6 +1074,21 @@ describe('receipts of other sources, in columns', () => {
       'receipt.total': '27.70',
       'receipt.tax': '1.59',
       'document.currency': 'MYR',
+    });
+  });
+
+  it('a greeting over the name ("Herzlich willkommen im") is no name', async () => {
+    const lines = till([
+      ['Herzlich willkommen im'],
+      ['Gasthaus Zum Goldenen Anker', '', 12],
+      ['Hafenstr. 3, 26382 Wilhelmshaven'],
+      ['2 Scholle', '37,80'],
+      ['SUMME EUR', '37,80', 11],
+      ['14.03.2024 20:14'],
+    ]);
+    expectValues(await extractLines(engine, lines, ['receipts:1']), {
+      'document.supplierName': 'Gasthaus Zum Goldenen Anker',
+      'receipt.total': '37.80',
     });
   });
 });

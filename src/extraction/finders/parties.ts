@@ -28,7 +28,7 @@ const LEGAL = new Set(LEGAL_FORMS);
 const COMPANY = new Set(COMPANY_WORDS);
 const ADDRESS = new Set(ADDRESS_WORDS);
 const NOT_A_NAME =
-  /\b(invoice|tax invoice|rechnung|facture|factuur|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|for shopping|logo)\b/i;
+  /\b(invoice|tax invoice|rechnung|facture|factuur|faktura|factura|fattura|fatura|lasku|doklad|kvittering|kvitto|paragon|scontrino|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|for shopping|logo)\b/i;
 /**
  * Words of headings and till lines, never of a shop's name, as OCR may misread them one letter off
  * ("TAX INVQICE", "CHANGF"): a line holding one is no name.
@@ -44,6 +44,16 @@ const HEADING_WORDS_NOT_NAMES = [
   'original',
   'duplicate',
   'welcome',
+  'willkommen',
+  'bienvenue',
+  'welkom',
+  'benvenuti',
+  'bienvenido',
+  'bienvenidos',
+  'velkommen',
+  'välkommen',
+  'tervetuloa',
+  'prefeitura',
 ];
 
 function holdsHeadingWord(tokens: readonly ViewToken[]): boolean {
