@@ -136,6 +136,8 @@ export interface Prediction {
   value: string | null;
   key: string | null;
   evidence: number;
+  /** The model's probability of each of the five best candidates' values, best first (as extraction lists them). */
+  alternatives?: Array<{ value: string; score: number }>;
 }
 
 /** What the engine would answer for a document's fields with these per-field weights. */
@@ -158,7 +160,8 @@ export function predict(document: DocumentRecord, fields: RankerModel['fields'])
       ranked.find((c) => c.value !== best.value),
     );
     const { key } = curveFor({}, field.group, best.ocr);
-    return { name: field.name, value: best.value, key, evidence };
+    const alternatives = ranked.slice(0, 5).map((c) => ({ value: c.value, score: c.score }));
+    return { name: field.name, value: best.value, key, evidence, alternatives };
   });
 }
 
@@ -330,10 +333,14 @@ export function asResultFields(
     if (p.value === null || p.key === null) return { name: p.name, value: p.value, confidence: 0 };
     const [group, ocr] = p.key.split('/');
     const { curve } = curveFor(table, group as CalibrationGroup, ocr === 'ocr');
+    const confidence = (score: number) => Math.round(calibrate(score, curve) * 1000) / 1000;
     return {
       name: p.name,
       value: p.value,
-      confidence: Math.round(calibrate(p.evidence, curve) * 1000) / 1000,
+      confidence: confidence(p.evidence),
+      ...(p.alternatives && {
+        candidates: p.alternatives.map((a) => ({ value: a.value, confidence: confidence(a.score) })),
+      }),
     };
   });
 }

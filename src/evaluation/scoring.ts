@@ -117,6 +117,8 @@ export interface PredictedField {
   name: string;
   value: unknown;
   confidence?: number;
+  /** Alternatives with their confidences, best first (a reading's runners-up, for choosing across readings). */
+  candidates?: ReadonlyArray<{ value: string; confidence: number }>;
 }
 
 export interface ScoreRow {

@@ -26,14 +26,37 @@ export function answersAt<T extends { name: string }>(
 interface Answer {
   value: unknown;
   confidence?: number;
+  /** The reading's alternatives with their confidences, best first (its answer among them). */
+  candidates?: ReadonlyArray<{ value: string; confidence: number }>;
+}
+
+/**
+ * Groups whose values are compared letter for letter across readings: an amount or a date two
+ * readings both see (one as its answer, the other as a runner-up) is better supported than one only
+ * a single reading sees. Names and addresses differ by a misread letter between readings, so their
+ * answers are not pooled.
+ */
+const POOLED_GROUPS: ReadonlySet<string> = new Set(['amount', 'date']);
+
+/** How much more the first reading counts when pooling: it is the better one (73 against 66 %). */
+const FIRST_READING_WEIGHT = 1.2;
+
+/** A reading's confidence in `value`: its answer's, else its alternative's with that value, else 0. */
+function supportIn(answer: Answer, value: unknown): number {
+  const alternative = answer.candidates?.find((c) => c.value === value);
+  if (alternative) return alternative.confidence;
+  return answer.value === value ? (answer.confidence ?? 0) : 0;
 }
 
 /**
  * Of one field's answers in several readings (`others` aligned with `first`, undefined where a
- * reading has no such field), the one to give: the more confident of different answers (the first
- * on a tie); an answer several readings give keeps the highest of their confidences. Answers that
- * are not text (tables) stay the first reading's. `calibration` then turns the confidence into one
- * that counts the readings' agreement.
+ * reading has no such field), the one to give. For amounts and dates, the answer the readings
+ * together support most: its confidence summed over the readings, as an answer or as an alternative,
+ * the first reading counting 1.2 (measured on the dev corpus's 170 photos: totals +3, dates +2 in
+ * sample, against taking the more confident answer). For other fields the more confident of different
+ * answers (the first on a tie). An answer several readings give keeps the highest of their
+ * confidences. Answers that are not text (tables) stay the first reading's. `calibration` then turns
+ * the confidence into one that counts the readings' agreement.
  */
 export function chooseAnswer<T extends Answer>(
   first: T,
@@ -47,9 +70,17 @@ export function chooseAnswer<T extends Answer>(
   if (answers.length === 0) return alone;
   let best = first;
   let agreed = first.confidence ?? 0;
+  const pooled = group !== undefined && POOLED_GROUPS.has(group);
+  const support = (value: unknown): number =>
+    FIRST_READING_WEIGHT * supportIn(first, value) +
+    answers.reduce((sum, other) => sum + supportIn(other, value), 0);
   for (const other of answers) {
     if (other.value === first.value) agreed = Math.max(agreed, other.confidence ?? 0);
-    else if (best.value === null || (other.confidence ?? 0) > (best.confidence ?? 0)) best = other;
+    else if (best.value === null) best = other;
+    else if (
+      pooled ? support(other.value) > support(best.value) : (other.confidence ?? 0) > (best.confidence ?? 0)
+    )
+      best = other;
   }
   const given = [first, ...answers].filter((a) => a.value !== null);
   if (given.length === 0) return alone;

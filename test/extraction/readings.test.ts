@@ -88,6 +88,57 @@ describe('choosing per field across readings', () => {
   });
 });
 
+describe('amounts and dates chosen by the support of every reading', () => {
+  type Alternatives = Array<{ value: string; confidence: number }>;
+  const answer = (value: string, confidence: number, candidates?: Alternatives) => ({
+    value,
+    confidence,
+    ...(candidates && { candidates }),
+  });
+
+  it('prefers the answer the other reading holds as its runner-up to a more confident one it alone sees', () => {
+    // First reading: 32.70 (0.70), 31.05 unseen. Second: 31.05 (0.90), 32.70 its runner-up (0.40).
+    const first = answer('32.70', 0.7, [{ value: '32.70', confidence: 0.7 }]);
+    const second = answer('31.05', 0.9, [
+      { value: '31.05', confidence: 0.9 },
+      { value: '32.70', confidence: 0.4 },
+    ]);
+    expect(chooseAnswer(first, [second], 'amount', undefined).answer.value).toBe('32.70');
+    expect(chooseAnswer(first, [second], 'date', undefined).answer.value).toBe('32.70');
+    // Names are not pooled (a misread letter makes two readings' names differ): the more confident.
+    expect(chooseAnswer(first, [second], 'name', undefined).answer.value).toBe('31.05');
+  });
+
+  it('counts the first reading more, and a second reading that sees only its own answer wins when surer', () => {
+    expect(chooseAnswer(answer('1.00', 0.6), [answer('7.00', 0.7)], 'amount', undefined).answer.value).toBe(
+      '1.00',
+    );
+    expect(chooseAnswer(answer('1.00', 0.6), [answer('7.00', 0.75)], 'amount', undefined).answer.value).toBe(
+      '7.00',
+    );
+    // Without pooling, the more confident.
+    expect(chooseAnswer(answer('1.00', 0.6), [answer('7.00', 0.7)], 'name', undefined).answer.value).toBe(
+      '7.00',
+    );
+  });
+
+  it('adds up the support of several further readings', () => {
+    const first = answer('5.00', 0.8, [{ value: '5.00', confidence: 0.8 }]);
+    const others = [
+      answer('10.00', 0.6, [
+        { value: '10.00', confidence: 0.6 },
+        { value: '5.00', confidence: 0.1 },
+      ]),
+      answer('10.00', 0.5),
+    ];
+    // 10.00: 0.6 + 0.5 = 1.1 against 5.00: 1.2 x 0.8 + 0.1 = 1.06.
+    expect(chooseAnswer(first, others, 'amount', undefined)).toMatchObject({
+      answer: { value: '10.00' },
+      agreement: 'disagree',
+    });
+  });
+});
+
 describe('the confidence of an answer chosen across readings', () => {
   const answer = (value: string | null, confidence: number) => ({ value, confidence });
   // Weights over readingFeatures (bias, log-odds, date, amount, name, address): agreement adds 3 to
@@ -101,10 +152,10 @@ describe('the confidence of an answer chosen across readings', () => {
       agreement: 'agree',
       confidence: 0.7,
     });
-    expect(chooseAnswer(answer('1.00', 0.6), [answer('7.00', 0.7)], 'amount', undefined)).toMatchObject({
+    expect(chooseAnswer(answer('1.00', 0.6), [answer('7.00', 0.8)], 'amount', undefined)).toMatchObject({
       answer: { value: '7.00' },
       agreement: 'disagree',
-      confidence: 0.7,
+      confidence: 0.8,
     });
     expect(chooseAnswer(answer(null, 0), [answer('7.00', 0.7)], 'amount', undefined)).toMatchObject({
       agreement: 'alone',
@@ -117,8 +168,8 @@ describe('the confidence of an answer chosen across readings', () => {
   it('turns the chosen answer’s confidence into one that counts the agreement', () => {
     const agreed = chooseAnswer(answer('1.00', 0.6), [answer('1.00', 0.7)], 'amount', calibration);
     expect(agreed.confidence).toBe(logistic(3 + logit(0.7)));
-    const differed = chooseAnswer(answer('1.00', 0.6), [answer('7.00', 0.7)], 'amount', calibration);
-    expect(differed.confidence).toBe(logistic(-2 + logit(0.7)));
+    const differed = chooseAnswer(answer('1.00', 0.6), [answer('7.00', 0.8)], 'amount', calibration);
+    expect(differed.confidence).toBe(logistic(-2 + logit(0.8)));
     // No weights for `alone`: the reading's confidence stays.
     expect(chooseAnswer(answer(null, 0), [answer('7.00', 0.7)], 'amount', calibration).confidence).toBe(0.7);
     // The group has a bias of its own.
@@ -145,12 +196,12 @@ describe('the confidence of an answer chosen across readings', () => {
     const [other] = chooseAcrossReadings(
       one,
       [field('12.50', 0.6)],
-      [{ layer: one, fields: [field('12.80', 0.7)] }],
+      [{ layer: one, fields: [field('12.80', 0.8)] }],
       calibration,
     );
     expect(other).toMatchObject({
       value: '12.80',
-      confidence: logistic(-2 + logit(0.7)),
+      confidence: logistic(-2 + logit(0.8)),
       boundingBox: box(0.5, 0.5, [0]),
     });
   });
