@@ -23,23 +23,33 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   // it: "TOTAL (IVA INCL.)", "Total inc GST", "Summe inkl. MwSt" (but "GST included 1.54" is the tax).
   // One after "without", "excl.", "ohne", "hors" names the amount before tax: "Invoice total amount
   // without VAT", "Summe ohne MwSt".
+  // ("of" between them is skipped: "Total inclusive of GST", "Total excl. of GST".)
   const taxHits = found.get('tax')!;
   const including = taxHits.filter(
     (hit) =>
-      (INCLUDED.test(hit.row.tokens[hit.end]?.key ?? '') ||
-        INCLUDED.test(hit.row.tokens[hit.start - 1]?.key ?? '')) &&
+      (INCLUDED.test(hit.row.tokens[hit.end]?.key ?? '') || INCLUDED.test(wordBefore(hit))) &&
       hit.row.tokens.slice(0, hit.end).some((t) => TOTAL_WORDS.test(t.key)),
   );
-  const excluding = taxHits.filter((hit) => EXCLUDED.test(hit.row.tokens[hit.start - 1]?.key ?? ''));
+  const excluding = taxHits.filter((hit) => EXCLUDED.test(wordBefore(hit)));
   found.set(
     'tax',
     taxHits.filter((hit) => !including.includes(hit) && !excluding.includes(hit)),
+  );
+  // A total's word followed by "excl.", "before", "ohne" names the amount before tax whatever the tax's
+  // word is, or however OCR misread it ("TOTAL EXCL.G5T 28.11").
+  const totalHits = found.get('total')!;
+  const totalExcluding = totalHits.filter((hit) =>
+    EXCLUDED.test((hit.row.tokens[hit.end]?.key ?? '').split('.')[0]!),
+  );
+  found.set(
+    'total',
+    totalHits.filter((hit) => !totalExcluding.includes(hit)),
   );
   // (Added only to rows without a label of that field already: "Total Sales (Inclusive GST)" has one.)
   const added = (role: AmountRole, hits: typeof taxHits) =>
     hits.filter((hit) => !found.get(role)!.some((other) => other.row === hit.row));
   found.set('total', [...found.get('total')!, ...added('total', including)]);
-  found.set('subTotal', [...found.get('subTotal')!, ...added('subTotal', excluding)]);
+  found.set('subTotal', [...found.get('subTotal')!, ...added('subTotal', [...excluding, ...totalExcluding])]);
   // "Tax Total" holds "Total": a label inside a longer label of another field is that field's, and
   // "Accepted total" (a parking machine's cash tendered) is the money given, not the total.
   const everyHit = [
@@ -217,6 +227,12 @@ function groupsOf(candidates: readonly Candidate[]): Candidate[][] {
       }
     }
   return groups;
+}
+
+/** The word before a label, "of" skipped ("exclusive of GST"). */
+function wordBefore(hit: { row: { tokens: readonly { key: string }[] }; start: number }): string {
+  const before = hit.row.tokens[hit.start - 1]?.key ?? '';
+  return before === 'of' ? (hit.row.tokens[hit.start - 2]?.key ?? '') : before;
 }
 
 /** "GST 6% included in total 0.19": the label after "included in" names what the amount is part of. */

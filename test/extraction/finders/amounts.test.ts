@@ -46,3 +46,30 @@ describe('amount labels', () => {
     expect(included.total[0]?.value).toBe('16.95');
   });
 });
+
+describe('a total label followed by "excl."', () => {
+  it('names the amount before tax, whatever OCR made of the tax word', () => {
+    const found = amounts([
+      ['Total', 'Qty', '2'],
+      ['TOTAL', 'EXCL.G5T', '28.11'],
+      ['ADD:', 'GST', '@', '6%', 'On', '1.69'],
+      ['29.80'],
+      ['CASH', '50.00'],
+      ['CHANGE', '20.20'],
+    ]);
+    expect(found.total.map((c) => c.value)).not.toContain('28.11');
+    expect(found.total[0]?.value).toBe('29.80');
+    expect(found.subTotal[0]?.value).toBe('28.11');
+  });
+
+  it('and a tax label after "excl. of" or "incl. of" names the subtotal or the total', () => {
+    const found = amounts([
+      ['Told', 'Excl', 'of', 'GST', '15.00'],
+      ['GST', '6%', '0.90'],
+      ['Total', 'Incl.', 'of', 'GST', '15.90'],
+    ]);
+    expect(found.subTotal[0]?.value).toBe('15.00');
+    expect(found.tax.map((c) => c.value)).toEqual(['0.90']);
+    expect(found.total[0]?.value).toBe('15.90');
+  });
+});
