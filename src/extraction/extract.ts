@@ -12,7 +12,7 @@ import { findBillingPeriod } from './finders/billing-period.js';
 import { findDates } from './finders/dates.js';
 import { findCurrency, findDocumentType, findPaymentMethod } from './finders/document-cues.js';
 import { findIdentifiers } from './finders/identifiers.js';
-import { findLabels, patternValues, valuesNear, type Candidate } from './label-search.js';
+import { findLabels, isRate, patternValues, valuesNear, type Candidate } from './label-search.js';
 import { chooseAcrossReadings } from './readings.js';
 import { findLineItems } from './finders/line-items.js';
 import { findParties, type PartyCandidates } from './finders/parties.js';
@@ -326,6 +326,7 @@ function broadCandidates(view: DocumentView, hints: DocumentHints): (field: Fiel
     let list = memo.get(kind);
     if (!list) {
       list = patternValues(view, READERS[kind]!, hints, kind === 'date' ? 5 : 4, 0)
+        .filter((c) => kind !== 'amount' || !isRate(view, c))
         .slice(0, MAX_BROAD)
         .map((c) => ({ ...c, score: 0, source: 'broad' }));
       memo.set(kind, list);

@@ -564,6 +564,16 @@ function candidateOf(value: ReadValue, tokens: ViewToken[], score: number, sourc
   return candidate;
 }
 
+/**
+ * A number printed with a per cent sign as the next word ("GST 6.00 % RM0.00"): a rate, never an
+ * amount of money.
+ */
+export function isRate(view: DocumentView, candidate: { tokens: readonly ViewToken[] }): boolean {
+  const last = candidate.tokens[candidate.tokens.length - 1];
+  if (!last) return false;
+  return /^%/.test(view.rows[last.row]?.tokens[last.col + 1]?.text ?? '');
+}
+
 /** Every span of the document that reads as a value of the kind (no label needed). */
 export function patternValues(
   view: DocumentView,

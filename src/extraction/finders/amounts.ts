@@ -2,7 +2,7 @@ import { LABELS } from '../labels.js';
 import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
-import { findLabels, patternValues, valuesNear, type Candidate } from '../label-search.js';
+import { findLabels, isRate, patternValues, valuesNear, type Candidate } from '../label-search.js';
 import { findVatTable } from './vat-table.js';
 import { isItemHeadingRow } from './line-items.js';
 
@@ -99,8 +99,9 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
         // Totals sit low on the page; a "total" at the top is usually a column heading.
         const rowY = hit.row.box.y0;
         const low = role === 'tax' ? 1 : rowY > 0.35 || view.pageCount > 1 ? 1 : 0.8;
-        // Percentages and counts next to a tax label are not the tax amount.
+        // Percentages and counts next to a tax label are not the tax amount; "6.00 %" is no amount.
         if (role === 'tax' && c.tokens.some((t) => /%/.test(t.text))) continue;
+        if (isRate(view, c)) continue;
         candidates.push({ ...c, score: c.score * low });
       }
     }
@@ -121,7 +122,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     out.total.push({ ...due, score: due.score * 0.75, source: `${due.source}+due` });
   // Money is printed with two decimals; three or more are quantities and unit prices.
   const all = patternValues(view, read, hints, 4, 0.25).filter(
-    (c) => c.quality >= 1 && /^-?\d+\.\d{2}$/.test(c.value),
+    (c) => c.quality >= 1 && /^-?\d+\.\d{2}$/.test(c.value) && !isRate(view, c),
   );
   // A total nobody labelled: the largest amount with decimals in the lower part of the document.
   if (out.total.length === 0 && all.length > 0) {
@@ -153,6 +154,14 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   // Label candidates agreeing on a value reinforce each other (totals are often printed twice).
   for (const role of ROLES) out[role] = mergeSameValue(out[role]);
 
+  // A "total" equal to the tax, with a larger total beside it, is the tax's own total ("TAX TOTAL:
+  // 0.69" misread "TAS TOTAL", a tax summary's total row).
+  const taxValues = new Set(taxLines.filter((t) => (t.norm as number) > 0).map((t) => t.value));
+  out.total = out.total.map((c) =>
+    taxValues.has(c.value) && out.total.some((other) => (other.norm as number) > (c.norm as number))
+      ? { ...c, score: c.score * 0.5 }
+      : c,
+  );
   applyArithmetic(out, all, taxLines);
   const payment = paymentLines(view, hints);
   applyCashAndChange(payment, out);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findAmounts } from '../../../src/extraction/finders/amounts.js';
 import { isItemHeadingRow } from '../../../src/extraction/finders/line-items.js';
+import { extractFields } from '../../../src/extraction/extract.js';
+import { isRate } from '../../../src/extraction/label-search.js';
 import { documentHints } from '../../../src/extraction/hints.js';
 import { createView } from '../../../src/extraction/view.js';
 import { layerOfRows } from '../../helpers/token-layer.js';
@@ -71,5 +73,37 @@ describe('a total label followed by "excl."', () => {
     expect(found.subTotal[0]?.value).toBe('15.00');
     expect(found.tax.map((c) => c.value)).toEqual(['0.90']);
     expect(found.total[0]?.value).toBe('15.90');
+  });
+});
+
+describe('amounts that are no total', () => {
+  it('a number with a per cent sign after it is a rate ("GST 6.00 %"), never an amount', () => {
+    const rows = [
+      ['Parking', 'Fee', 'Rate', 'A', 'RM4.00'],
+      ['GST', '6.00', '%', 'RM0.00'],
+      ['Total', 'RM4.00'],
+      ['Paid', 'RM4.00'],
+    ];
+    const view = createView(layerOfRows(rows));
+    const rate = view.rows[1]!.tokens[1]!;
+    expect(isRate(view, { tokens: [rate] })).toBe(true);
+    expect(isRate(view, { tokens: [view.rows[2]!.tokens[1]!] })).toBe(false);
+    // Neither the finders nor the readings anywhere (which the learned ranking chooses among) offer it.
+    const [total] = extractFields(layerOfRows(rows), { fields: [{ name: 'receipt.total', kind: 'amount' }] });
+    expect(total!.value).toBe('4.00');
+    expect(total!.candidates!.map((c) => c.value)).not.toContain('6.00');
+  });
+
+  it("a total equal to a tax line's amount, with a larger total beside it, is the tax's total", () => {
+    // "TAX TOTAL" misread "TAS TOTAL": only its "TOTAL" is read, and it comes last.
+    const found = amounts([
+      ['SUB-TOTAL', '12.19'],
+      ['GST', '0.69'],
+      ['ROUNDING', '-0.04'],
+      ['TOTAL', '12.15'],
+      ['GST', 'SUMMARY'],
+      ['TAS', 'TOTAL:', '0.69'],
+    ]);
+    expect(found.total[0]?.value).toBe('12.15');
   });
 });
