@@ -502,6 +502,7 @@ function addressAfter(
     let previousBottom = Math.max(...name.tokens.map((t) => t.box.y1));
     const lineHeight = Math.max(...name.tokens.map((t) => t.height));
     let skipped = 0;
+    let pending: ViewToken[] | undefined;
     for (const segment of segments.slice(name.order + 1)) {
       const box = segment.tokens[0]!.box;
       if (box.y0 < nameBox.y0 - 0.002) continue;
@@ -543,11 +544,22 @@ function addressAfter(
         // Past its first line, an address prints no labelled number ("ID. NO : 0001", a tax id misread).
         if (LABELLED.test(segment.text)) break;
         // A line of place names alone ("KSL CITY", "KUALA LUMPUR") continues an address.
-        // (OCR reads an I as `!` or `|`: `DAMA!`, `DAMA|`.)
-        if (!address && !/^[\p{L}\s.,'!|-]+$/u.test(segment.text)) break;
+        // (OCR reads an I as `!` or `|`: `DAMA!`, `DAMA|`.) One line OCR garbled between two
+        // address lines ("(J) UL3/X, SEPIA ALA,") is the address's when an address line follows it.
+        if (!address && !/^[\p{L}\s.,'!|-]+$/u.test(segment.text)) {
+          if (pending) break;
+          pending = segment.tokens;
+          previousBottom = bottom;
+          continue;
+        }
         // A line of words alone is a place name only if nothing earlier looked like a company.
         if (!address && (hasLegalForm(segment.tokens) >= 0 || segment.tokens.some((t) => COMPANY.has(t.key))))
           break;
+        if (pending) {
+          if (!address) break;
+          parts.push(pending);
+          pending = undefined;
+        }
       }
       parts.push(segment.tokens);
       previousBottom = Math.max(...segment.tokens.map((t) => t.box.y1));

@@ -18,6 +18,28 @@ describe("the supplier's name and address", () => {
     expect(parties.supplierAddress[0]?.value).toBe('LOT P.T. 2811, JALAN ANGSA, 41150 KLANG, SELANGOR');
   });
 
+  it('keeps one line OCR garbled between two address lines, not one the address does not go on after', () => {
+    const parties = partiesOf([
+      'AIK HUAT HARDWARE SDN BHD',
+      'NO. 17-G, JALAN SETIA INDAH',
+      '(J) UL3/X, SEPIA ALA,',
+      'SEKSYEN U13, 40170 SHAH ALAM',
+      'TOTAL 12.00',
+    ]);
+    expect(parties.supplierAddress[0]?.value).toBe(
+      'NO. 17-G, JALAN SETIA INDAH, (J) UL3/X, SEPIA ALA, SEKSYEN U13, 40170 SHAH ALAM',
+    );
+    const ended = partiesOf([
+      'AIK HUAT HARDWARE SDN BHD',
+      'NO. 17-G, JALAN SETIA INDAH',
+      '40170 SHAH ALAM',
+      '(J) #2/X 7%',
+      'MEMBER POINTS',
+      'TOTAL 12.00',
+    ]);
+    expect(ended.supplierAddress[0]?.value).toBe('NO. 17-G, JALAN SETIA INDAH, 40170 SHAH ALAM');
+  });
+
   it('ends the address at a labelled value, but keeps a first line numbered "Lot No:"', () => {
     const parties = partiesOf([
       'SUNSHINE TRADING SDN BHD',
