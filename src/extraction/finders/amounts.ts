@@ -163,7 +163,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
       : c,
   );
   applyArithmetic(out, all, taxLines);
-  const payment = paymentLines(view, hints);
+  const payment = paymentLines(view, hints, all);
   applyCashAndChange(payment, out);
   applyRounding(payment, out);
   applyAgreement(payment, out);
@@ -348,7 +348,7 @@ interface PaymentLines {
   adjustment: Candidate | undefined;
 }
 
-function paymentLines(view: DocumentView, hints: DocumentHints): PaymentLines {
+function paymentLines(view: DocumentView, hints: DocumentHints, printed: readonly Candidate[]): PaymentLines {
   const read = READERS.amount!;
   const near = (set: string): Candidate[] =>
     findLabels(view, LABELS[set]!)
@@ -357,8 +357,10 @@ function paymentLines(view: DocumentView, hints: DocumentHints): PaymentLines {
       .filter((c) => c.quality >= 1);
   const best = (list: Candidate[]): Candidate | undefined => [...list].sort((a, b) => b.score - a.score)[0];
   const cashLines = near('cashTendered');
-  const cash = best(cashLines);
   const change = best(near('change'));
+  // The money tendered printed right above the change under a label OCR misread ("Fay 20.00" over
+  // "Change 0.80"): taken only when it less the change is an amount printed elsewhere (the total).
+  const cash = best(cashLines) ?? (change ? tenderedAbove(view, change, printed) : undefined);
   const paid =
     cash && change && (change.norm as number) >= 0 && (cash.norm as number) > (change.norm as number)
       ? { value: (cash.norm as number) - (change.norm as number), tokens: [...cash.tokens, ...change.tokens] }
@@ -370,6 +372,28 @@ function paymentLines(view: DocumentView, hints: DocumentHints): PaymentLines {
     paid,
     adjustment: near('rounding').find((c) => c.norm !== 0 && Math.abs(c.norm as number) < 0.1),
   };
+}
+
+/**
+ * The amount at the end of the row right above the change's, when it less the change is another
+ * amount printed on the document: the money tendered under a label nobody could read.
+ */
+function tenderedAbove(
+  view: DocumentView,
+  change: Candidate,
+  printed: readonly Candidate[],
+): Candidate | undefined {
+  const changeRow = change.tokens[0]!.row;
+  const above = view.rows[changeRow - 1];
+  if (!above || above.pageNum !== view.rows[changeRow]!.pageNum) return undefined;
+  const onRow = printed.filter((c) => c.tokens[0]!.row === above.index);
+  const tendered = onRow[onRow.length - 1];
+  if (!tendered || (tendered.norm as number) <= (change.norm as number)) return undefined;
+  const rest = (tendered.norm as number) - (change.norm as number);
+  const total = printed.find(
+    (c) => c.tokens[0]!.row < above.index && Math.abs((c.norm as number) - rest) < 0.005,
+  );
+  return total ? { ...tendered, source: 'tendered-above-change' } : undefined;
 }
 
 /**

@@ -107,3 +107,25 @@ describe('amounts that are no total', () => {
     expect(found.total[0]?.value).toBe('12.15');
   });
 });
+
+describe('the money tendered under a label OCR misread', () => {
+  it('is the amount right above the change when it less the change is printed above it', () => {
+    const found = amounts([
+      ['French', 'Loaf', '8', '2.40', '19.20'],
+      ['Hue', '19.20'],
+      ['Fay', '20.00'],
+      ['Change', '0.80'],
+    ]);
+    expect(found.total[0]).toMatchObject({ value: '19.20', source: 'cash-less-change' });
+  });
+
+  it('is not guessed when nothing printed above makes the sum', () => {
+    const found = amounts([
+      ['French', 'Loaf', '7', '2.60', '18.20'],
+      ['Hue', '18.20'],
+      ['Fay', '20.00'],
+      ['Change', '0.80'],
+    ]);
+    expect(found.total.map((c) => c.source)).not.toContain('cash-less-change');
+  });
+});
