@@ -114,7 +114,11 @@ export function chooseAcrossReadings(
 ): VerboseFieldResult[] {
   const readings = others.map((o) => o.fields);
   return first.map((field, i) => {
-    const aligned = answersAt(readings, i, field.name);
+    // A supplier's value a memory filled in where a reading found nothing printed (no box) does not
+    // outweigh what the first reading found printed: that may be another branch's (docs/learning.md).
+    const aligned = answersAt(readings, i, field.name).map((answer) =>
+      answer?.learned && answer.boundingBox === null && field.value !== null ? undefined : answer,
+    );
     const group = [field, ...aligned].find((a) => a?.calibration)?.calibration?.key.split('/')[0];
     const { answer, confidence } = chooseAnswer(field, aligned, group, calibration);
     if (answer === field) return confidence === field.confidence ? field : { ...field, confidence };

@@ -54,8 +54,11 @@ export function learnedAnswer(
     if (tokens) return { value: first, tokens, how: 'value', fit: 1 };
     // Words misread by OCR still point at the value; unprinted, the supplier's own value only fills a
     // field the extraction left empty.
+    // A run alike in words but not in numbers is another branch's address ("NO.50 ... Kawasan" learned,
+    // "NO. 42 ... Taman" printed), not the learned one misread: the page's own reading stands.
     const like = kind === 'text' ? likeRun(view, first, LIKE) : undefined;
-    if (like) return { value: first, tokens: like, how: 'value', fit: 0.97 };
+    if (like && sameNumbers(first, like.map((t) => t.text).join(' ')))
+      return { value: first, tokens: like, how: 'value', fit: 0.97 };
     if (supplierField) return { value: first, tokens: [], how: 'value', fit: 0.8 };
   }
   // A credit note's amounts are followed only on credit notes: there the amount due is the total and
@@ -253,4 +256,23 @@ export function withSupplierMemory(
 
 function round(v: number): number {
   return Math.round(v * 1000) / 1000;
+}
+
+/**
+ * Every number of `learned` is printed in `printed`, a digit misread aside (one digit changed, added or
+ * dropped: OCR's "1831" for "1851", "0450" for "50450").
+ */
+export function sameNumbers(learned: string, printed: string): boolean {
+  const numbers = (text: string): string[] => text.match(/\d+/g) ?? [];
+  const seen = numbers(printed);
+  return numbers(learned).every((n) => seen.some((p) => oneDigitOff(n, p)));
+}
+
+function oneDigitOff(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.length === b.length) return [...a].filter((c, i) => c !== b[i]).length === 1;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (long.length - short.length !== 1) return false;
+  for (let i = 0; i < long.length; i++) if (long.slice(0, i) + long.slice(i + 1) === short) return true;
+  return false;
 }

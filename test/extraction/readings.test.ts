@@ -83,6 +83,27 @@ describe('choosing per field across readings', () => {
     expect(chosen[3]).toBe(firstFields[3]);
   });
 
+  it('a value a memory filled in where another reading found nothing printed does not outweigh the first’s', () => {
+    const address = (value: string, confidence: number, extra: Partial<VerboseFieldResult> = {}) => ({
+      name: 'document.supplierAddress',
+      value,
+      confidence,
+      boundingBox: box(0.1, 0.2, [0]),
+      ...extra,
+    });
+    const printed = address('No. 42, Jalan PBS 14/11', 0.6);
+    const filled = address('No. 50, Jalan PBS 14/11', 0.9, {
+      boundingBox: null,
+      learned: { supplierId: 's', documents: 1, how: 'value' },
+    });
+    expect(chooseAcrossReadings(first, [printed], [{ layer: second, fields: [filled] }])[0]).toEqual(printed);
+    // Where the first reading found nothing, the fill answers.
+    const none = address('', 0, { value: null, boundingBox: null });
+    expect(chooseAcrossReadings(first, [none], [{ layer: second, fields: [filled] }])[0]!.value).toBe(
+      'No. 50, Jalan PBS 14/11',
+    );
+  });
+
   it('with one reading, the fields are the first reading’s', () => {
     expect(chooseAcrossReadings(first, firstFields, [])).toEqual(firstFields);
   });

@@ -10,7 +10,7 @@ import type { TokenLayer } from '../../src/core/types.js';
 import { documentHints } from '../../src/extraction/hints.js';
 import type { VerboseFieldResult } from '../../src/extraction/types.js';
 import { createView, type DocumentView } from '../../src/extraction/view.js';
-import { withSupplierMemory } from '../../src/learning/apply.js';
+import { sameNumbers, withSupplierMemory } from '../../src/learning/apply.js';
 import { learnFromDocument, MAX_SEEN } from '../../src/learning/learn.js';
 import { nameSimilarity, recogniseSupplier } from '../../src/learning/recognise.js';
 import type { SupplierMemory } from '../../src/ports/supplier-memory-store.js';
@@ -74,12 +74,32 @@ beforeAll(async () => {
       ]),
     ),
   );
+  // Two branches of one supplier, and the first branch again with its address misread.
+  const branch = (address: string) =>
+    makeTextPdf([
+      {
+        lines: [
+          { text: 'Hock Seng Hardware Sdn Bhd', x: 50, y: 60, size: 14 },
+          { text: address, x: 50, y: 80, size: 10 },
+          { text: '43300 Seri Kembangan, Selangor', x: 50, y: 94, size: 10 },
+          { text: 'GST ID: 001234567890', x: 50, y: 108, size: 10 },
+          { text: 'Tax invoice 4711 05.06.2024', x: 50, y: 140, size: 10 },
+        ],
+      },
+    ]);
+  views.set('branch-50', await viewOf(await branch('No. 50, Jalan PBS 14/11, Kawasan Perindustrian')));
+  views.set('branch-42', await viewOf(await branch('No. 42, Jalan PBS 14/11, Taman Perindustrian')));
+  views.set(
+    'branch-50-misread',
+    await viewOf(await branch('No. 5O, Jalan PBS 14/11, Kawasan Perindustrlan')),
+  );
 }, 60_000);
 afterAll(() => engine.close());
 
 const KINDS: Record<string, FieldKind> = {
   'document.referenceNo': 'reference',
   'document.supplierName': 'text',
+  'document.supplierAddress': 'text',
   'document.supplierTaxId': 'taxId',
   'document.date': 'date',
   'invoice.subTotal': 'amount',
@@ -261,6 +281,47 @@ describe('a memory joining an extraction', () => {
     );
     expect(right[0]!.value).toBe('Kestrel Instruments GmbH');
     expect(right[0]!.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe("another branch's address", () => {
+  const ADDRESS = 'document.supplierAddress';
+  const fields: FieldDefinition[] = [{ name: ADDRESS, kind: 'text' }];
+  const printed = (view: DocumentView): VerboseFieldResult => ({
+    name: ADDRESS,
+    value: `${view.rows[1]!.tokens.map((t) => t.text).join(' ')}, 43300 Seri Kembangan, Selangor`,
+    confidence: 0.6,
+    boundingBox: null,
+  });
+  const learned = 'No. 50, Jalan PBS 14/11, Kawasan Perindustrian, 43300 Seri Kembangan, Selangor';
+
+  it('is not taken for the learned one misread: numbers tell a branch from a misreading', () => {
+    const { memory } = learn(views.get('branch-50')!, {
+      [ADDRESS]: learned,
+      'document.supplierTaxId': '001234567890',
+    });
+    const other = views.get('branch-42')!;
+    const recognition = recogniseSupplier(other, [memory])!;
+    expect(recognition).toBeDefined();
+    const [kept] = withSupplierMemory(other, documentHints(other), fields, [printed(other)], recognition);
+    expect(kept!.value).toBe(printed(other).value);
+    expect(kept!.learned).toBeUndefined();
+    // The same branch with letters misread: the learned address repairs it.
+    const misread = views.get('branch-50-misread')!;
+    const again = recogniseSupplier(misread, [memory])!;
+    const [repaired] = withSupplierMemory(misread, documentHints(misread), fields, [printed(misread)], again);
+    expect(repaired).toMatchObject({ value: learned, learned: { how: 'value' } });
+  });
+
+  it('numbers agree when each learned one is printed, one digit changed, added or dropped aside', () => {
+    expect(sameNumbers('Lot 1851-A & 1851-B, 43300', 'LOT 1851-4 & 1831-B, 43300')).toBe(true);
+    expect(sameNumbers('Unit G-5B, No 21, 50450 Kuala Lumpur', 'Unit G-58, dg 21, 0450 Kuala Lumpur')).toBe(
+      true,
+    );
+    expect(sameNumbers('No. 50, Jalan PBS 14/11', 'No. 42, Jalan PBS 14/11')).toBe(false);
+    expect(sameNumbers('Taman Berkeley 41150, 1181-TMN Sri Sinar', 'Taman Berkeley 41150, 1132-P')).toBe(
+      false,
+    );
   });
 });
 
