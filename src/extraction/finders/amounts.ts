@@ -350,11 +350,11 @@ interface PaymentLines {
 
 function paymentLines(view: DocumentView, hints: DocumentHints, printed: readonly Candidate[]): PaymentLines {
   const read = READERS.amount!;
-  const near = (set: string): Candidate[] =>
+  const near = (set: string, quality = 1): Candidate[] =>
     findLabels(view, LABELS[set]!)
       // Below the label too: OCR splits a receipt's `CASH :` from its `40.00` on the next line.
       .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens: 4, maxRightGap: 30, below: true }))
-      .filter((c) => c.quality >= 1);
+      .filter((c) => c.quality >= quality);
   const best = (list: Candidate[]): Candidate | undefined => [...list].sort((a, b) => b.score - a.score)[0];
   const cashLines = near('cashTendered');
   const change = best(near('change'));
@@ -370,7 +370,8 @@ function paymentLines(view: DocumentView, hints: DocumentHints, printed: readonl
     cashLines,
     change,
     paid,
-    adjustment: near('rounding').find((c) => c.norm !== 0 && Math.abs(c.norm as number) < 0.1),
+    // A rounding is cents: printed without its zero (`RM .01`) it is read all the same.
+    adjustment: near('rounding', 0.5).find((c) => c.norm !== 0 && Math.abs(c.norm as number) < 0.1),
   };
 }
 

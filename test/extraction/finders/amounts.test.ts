@@ -129,3 +129,15 @@ describe('the money tendered under a label OCR misread', () => {
     expect(found.total.map((c) => c.source)).not.toContain('cash-less-change');
   });
 });
+
+describe('a rounding adjustment', () => {
+  it('printed without its zero ("RM .01") still puts the total on the coin', () => {
+    const found = amounts([
+      ['Total', 'Sales', '(Inclusive', 'GST)', 'RM', '45.34'],
+      ['Rounding', 'Adjustment', 'RM', '.01'],
+      ['CASH', 'RM', '45.35'],
+      ['CHANGE', 'RM', '.00'],
+    ]);
+    expect(found.total[0]?.value).toBe('45.35');
+  });
+});
