@@ -760,6 +760,12 @@ function unlabelledRecipient(
   return undefined;
 }
 
+/** A name the customer finder proposes: the printed words, cleaned, with their tokens. */
+function nameCandidate(text: string, tokens: ViewToken[], score: number, source: string): Candidate {
+  const value = normaliseText(text);
+  return { value, norm: value, quality: 1, tokens, score, source };
+}
+
 function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment | undefined): Candidate[] {
   const out: Candidate[] = [];
   // "Customer VAT Number", "Customer reference", "Kundennummer": labels of other things.
@@ -808,43 +814,21 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
     if (hit.phrase === 'attention' || hit.phrase === 'attn') {
       const above = companyAbove(view, segments, hit.row.tokens[hit.start]!);
       if (above) {
-        const value = normaliseText(above.text);
-        out.push({
-          value,
-          norm: value,
-          quality: 1,
-          tokens: above.tokens,
-          score: 0.65,
-          source: 'above-attention',
-        });
+        out.push(nameCandidate(above.text, above.tokens, 0.65, 'above-attention'));
       }
     }
     // Beside it another column's heading in a row of headings ("N° client  Votre bon de commande"):
     // the value is below, not there.
     const heading = sameLine.some((t) => otherLabels.has(t.id));
     if (!heading && sameLine.length > 0 && isNameLike(sameLine.map((t) => t.text).join(' '))) {
-      const value = normaliseText(sameLine.map((t) => t.text).join(' '));
-      out.push({
-        value,
-        norm: value,
-        quality: 1,
-        tokens: sameLine,
-        score: 0.75 * strength,
-        source: 'label-right',
-      });
+      out.push(
+        nameCandidate(sameLine.map((t) => t.text).join(' '), sameLine, 0.75 * strength, 'label-right'),
+      );
       continue;
     }
     const below = nameBelow(view, segments, hit.row.tokens[hit.start]!);
     if (below && isNameLike(below.text)) {
-      const value = normaliseText(below.text);
-      out.push({
-        value,
-        norm: value,
-        quality: 1,
-        tokens: below.tokens,
-        score: 0.7 * strength,
-        source: 'label-below',
-      });
+      out.push(nameCandidate(below.text, below.tokens, 0.7 * strength, 'label-below'));
     }
   }
   // No label: the recipient's block of a letter, a name over its street and town in the upper half of
@@ -852,15 +836,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
   if (supplier) {
     const recipient = unlabelledRecipient(segments, supplier, labelledRows);
     if (recipient) {
-      const value = normaliseText(recipient.text);
-      out.push({
-        value,
-        norm: value,
-        quality: 1,
-        tokens: recipient.tokens,
-        score: 0.45,
-        source: 'recipient-block',
-      });
+      out.push(nameCandidate(recipient.text, recipient.tokens, 0.45, 'recipient-block'));
     }
   }
   // Letters with a window: a small sender line ("Supplier GmbH ● Street 1 ● City") over the recipient.
@@ -881,15 +857,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
           s.lineId !== senderLine.lineId,
       );
       if (next && isNameLike(next.text) && !isStreetLine(next)) {
-        const value = normaliseText(next.text);
-        out.push({
-          value,
-          norm: value,
-          quality: 1,
-          tokens: next.tokens,
-          score: 0.55,
-          source: 'window-address',
-        });
+        out.push(nameCandidate(next.text, next.tokens, 0.55, 'window-address'));
       }
     }
   }

@@ -19,9 +19,15 @@ interface TaxRow {
   total: boolean;
 }
 
+type RowAmount = { token: ViewToken; value: number };
+
+function taxRow(row: Row, net: RowAmount, tax: RowAmount, gross: number, total: boolean): TaxRow {
+  return { row, net: net.token, tax: tax.token, values: { net: net.value, tax: tax.value, gross }, total };
+}
+
 /** The amounts of a row (a rate's "19 %" and counts without decimals aside), left to right. */
-function rowAmounts(row: Row, hints: AmountHints): Array<{ token: ViewToken; value: number }> {
-  const out: Array<{ token: ViewToken; value: number }> = [];
+function rowAmounts(row: Row, hints: AmountHints): RowAmount[] {
+  const out: RowAmount[] = [];
   for (const token of row.tokens) {
     if (token.text.includes('%') || !/\d[.,]\d{2}\b/.test(token.text)) continue;
     const parsed = parseAmount(token.text, hints);
@@ -45,13 +51,7 @@ function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
     const sign = n.value < 0 ? -1 : 1;
     const [net, tax] = [n.value * sign, t.value * sign];
     if (tax >= 0 && tax < net && Math.abs(net * rate - tax) <= 0.011 + 0.01 * tax)
-      return {
-        row,
-        net: n.token,
-        tax: t.token,
-        values: { net: n.value, tax: t.value, gross: n.value + t.value },
-        total: false,
-      };
+      return taxRow(row, n, t, n.value + t.value, false);
   }
   if (amounts.length < 3) return undefined;
   // Three of the row's amounts where two add up to the third (the gross, printed last or first:
@@ -66,13 +66,7 @@ function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
         const [net, tax] = [n.value * sign, t.value * sign];
         if (Math.abs(n.value + t.value - g.value) > 0.011 || tax <= 0 || net <= 0 || tax >= net) continue;
         if (rate !== undefined && Math.abs(net * rate - tax) > 0.011 + 0.01 * tax) continue;
-        return {
-          row,
-          net: n.token,
-          tax: t.token,
-          values: { net: n.value, tax: t.value, gross: g.value },
-          total: TOTAL_WORD.test(row.tokens[0]!.key),
-        };
+        return taxRow(row, n, t, g.value, TOTAL_WORD.test(row.tokens[0]!.key));
       }
   return undefined;
 }
@@ -87,13 +81,7 @@ function totalOf(rows: readonly TaxRow[], row: Row, hints: AmountHints): TaxRow 
   const sum = (key: 'net' | 'tax'): number => rows.reduce((s, r) => s + r.values[key], 0);
   const [n, t] = amounts as [(typeof amounts)[0], (typeof amounts)[0]];
   if (Math.abs(n.value - sum('net')) > 0.011 || Math.abs(t.value - sum('tax')) > 0.011) return undefined;
-  return {
-    row,
-    net: n.token,
-    tax: t.token,
-    values: { net: n.value, tax: t.value, gross: n.value + t.value },
-    total: true,
-  };
+  return taxRow(row, n, t, n.value + t.value, true);
 }
 
 /**
