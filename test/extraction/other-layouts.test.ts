@@ -587,6 +587,186 @@ describe('layouts of other sources', () => {
     });
   });
 
+  it("a letter's recipient without a label: beside another column's label, below a department and a contact, its name holding an address word", async () => {
+    // The recipient's name shares its row with "Invoice no." in the column to its right.
+    const s = sheet();
+    s.put(56, 62, 'Pemberton & Shaw LLP', 18, true);
+    s.put(56, 78, 'Chartered Surveyors', 10);
+    s.put(466, 56, '9 Minster Yard', 8.5);
+    s.put(478, 67, 'York YO1 7HH', 8.5);
+    s.put(56, 140, 'Mr Daniel Ashworth', 9.5);
+    s.put(56, 152, '41 Heworth Green', 9.5);
+    s.put(56, 164, 'York', 9.5);
+    s.put(56, 176, 'YO31 7TQ', 9.5);
+    s.put(340, 140, 'Invoice no.', 8.5);
+    s.put(425, 140, 'PS/INV/5521', 8.5);
+    s.put(340, 152, 'Date', 8.5);
+    s.put(425, 152, '3 June 2025', 8.5);
+    s.put(56, 240, 'INVOICE', 14, true);
+    s.put(56, 322, 'Description', 8.5, true);
+    s.put(511, 322, 'Total', 8.5, true);
+    s.put(56, 340, 'Building survey', 9);
+    s.put(504, 340, '1,080.00', 9);
+    s.put(380, 380, 'Total', 9, true);
+    s.put(504, 380, '1,080.00', 9, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.customerName': 'Mr Daniel Ashworth',
+      'document.referenceNo': 'PS/INV/5521',
+    });
+    // On the right, a department and a contact person between the name and the street; under it a
+    // table whose first row (a number, then an amount) is no street of a block starting at its headings.
+    const t = sheet();
+    t.put(50, 60, 'Manon Girard EI', 14, true);
+    t.put(50, 75, 'Traductrice assermentée', 8.5);
+    t.put(50, 86, '12 quai de la Fosse, 44000 Nantes', 8.5);
+    t.put(330, 140, 'Cabinet Lemoine Avocats SELARL', 9.5);
+    t.put(330, 152, 'Service juridique', 9.5);
+    t.put(330, 164, 'Me Claire Dubois', 9.5);
+    t.put(330, 176, '3 rue Crébillon', 9.5);
+    t.put(330, 188, '44000 Nantes', 9.5);
+    t.put(222, 262, 'FACTURE N° 2025-031', 14, true);
+    t.put(50, 346, 'Désignation', 8.5, true);
+    t.put(524, 346, 'Total', 8.5, true);
+    t.put(50, 364, '2 Traduction certifiée (contrat)', 9);
+    t.put(510, 364, '320,00 €', 9);
+    expectValues(await extractLines(engine, t.lines, ['invoices:2']), {
+      'document.customerName': 'Cabinet Lemoine Avocats SELARL',
+    });
+    // A Dutch recipient whose name holds "Kade" (a quay), with "t.a.v." (for the attention of) under it.
+    const u = sheet();
+    u.put(430, 56, 'Bureau Lotte Smit', 13, true);
+    u.put(494, 81, 'Lange Nieuwstraat 8', 8.5);
+    u.put(492, 92, '3512 PH Utrecht', 8.5);
+    u.put(40, 170, 'Scheepswerf De Kade B.V.', 10);
+    u.put(40, 182, 't.a.v. Pieter de Boer', 10);
+    u.put(40, 194, 'Havenweg 21', 10);
+    u.put(40, 206, '3542 AD Utrecht', 10);
+    u.put(40, 260, 'Factuur', 24, true);
+    expectValues(await extractLines(engine, u.lines, ['invoices:2']), {
+      'document.customerName': 'Scheepswerf De Kade B.V.',
+    });
+  });
+
+  it('a customer under "Messrs." or a bilingual "Facturer à / Bill to"; an "Attn:" line under the street and town; a "Deliver to" heading is no name', async () => {
+    const s = sheet();
+    s.put(45, 56, 'Kowloon Bay Signage Company Limited', 14, true);
+    s.put(45, 71, 'Unit 5, 8/F, Kai Fuk Building, Kowloon Bay', 8.5);
+    s.put(260, 130, 'INVOICE', 18, true);
+    s.put(45, 160, 'Messrs.', 8);
+    s.put(45, 173, 'Golden Crane Dim Sum Limited', 10);
+    s.put(45, 185, 'G/F, 22 Hollywood Road', 10);
+    s.put(45, 197, 'Sheung Wan, Hong Kong', 10);
+    s.put(45, 209, 'Attn: Ms. Vivian Ho', 10);
+    s.put(340, 160, 'Invoice No.', 9);
+    s.put(440, 160, 'KB25-0188', 9);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.customerName': 'Golden Crane Dim Sum Limited',
+    });
+    // Without "Messrs.": the name over the street and the town an "Attn:" line closes.
+    const t = sheet();
+    t.put(45, 56, 'Kowloon Bay Signage Company Limited', 14, true);
+    t.put(260, 130, 'INVOICE', 18, true);
+    t.put(45, 173, 'Golden Crane Dim Sum Limited', 10);
+    t.put(45, 185, 'G/F, 22 Hollywood Road', 10);
+    t.put(45, 197, 'Sheung Wan, Hong Kong', 10);
+    t.put(45, 209, 'Attn: Ms. Vivian Ho', 10);
+    t.put(340, 173, 'Invoice No.', 9);
+    t.put(440, 173, 'KB25-0188', 9);
+    expectValues(await extractLines(engine, t.lines, ['invoices:2']), {
+      'document.customerName': 'Golden Crane Dim Sum Limited',
+    });
+    const u = sheet();
+    u.put(209, 56, 'Studio Aurore Design inc.', 16, true);
+    u.put(40, 122, 'FACTURE / INVOICE', 14, true);
+    u.put(40, 150, 'Facturer à / Bill to', 9, true);
+    u.put(40, 164, 'Boulangerie Saint-Viateur inc.', 9);
+    u.put(40, 176, '263, rue Saint-Viateur Ouest', 9);
+    u.put(40, 188, 'Montréal (Québec)  H2V 1Y1', 9);
+    u.put(330, 150, 'No de facture / Invoice No.', 9, true);
+    u.put(508, 150, 'F-2025-0114', 9);
+    expectValues(await extractLines(engine, u.lines, ['invoices:2']), {
+      'document.customerName': 'Boulangerie Saint-Viateur inc.',
+    });
+    const v = sheet();
+    v.put(40, 52, 'Highveld Irrigation (Pty) Ltd', 13, true);
+    v.put(40, 66, 'Reg No 2014/118274/07', 8);
+    v.put(440, 52, 'TAX INVOICE', 18, true);
+    v.put(40, 140, 'Customer', 8, true);
+    v.put(220, 140, 'Deliver to', 8, true);
+    v.put(40, 152, 'Oranjerivier Citrus CC', 9);
+    v.put(220, 152, 'Oranjerivier Citrus', 9);
+    v.put(40, 163, 'PO Box 77', 9);
+    v.put(220, 163, 'Farm 214, Kakamas Road', 9);
+    v.put(40, 174, 'Upington', 9);
+    v.put(220, 174, 'Kakamas', 9);
+    expectValues(await extractLines(engine, v.lines, ['invoices:2']), {
+      'document.customerName': 'Oranjerivier Citrus CC',
+    });
+  });
+
+  it('seller and buyer blocks, issue and due dates and the order under their names in Romanian, Hungarian, Croatian and Lithuanian', async () => {
+    const ro = sheet();
+    ro.put(40, 50, 'Furnizor:', 8, true);
+    ro.put(40, 64, 'CARPATI LACTATE S.R.L.', 10, true);
+    ro.put(40, 76, 'CIF: RO31852045', 8);
+    ro.put(320, 50, 'Cumparator:', 8, true);
+    ro.put(320, 64, 'BACANIA DE LA COLT S.R.L.', 10, true);
+    ro.put(320, 76, 'CIF: RO41277190', 8, true);
+    ro.put(240, 178, 'FACTURA', 18, true);
+    ro.put(240, 196, 'Nr. factura: CL-2025-0088', 9, true);
+    ro.put(200, 209, 'Data emiterii: 05.03.2025', 8);
+    ro.put(360, 209, 'Termen de plata: 04.04.2025', 8);
+    ro.put(200, 220, 'Comanda nr: BC-5512', 8);
+    expectValues(await extractLines(engine, ro.lines, ['invoices:2']), {
+      'document.supplierName': 'CARPATI LACTATE S.R.L.',
+      'document.customerName': 'BACANIA DE LA COLT S.R.L.',
+      'document.date': '2025-03-05',
+      'invoice.dueDate': '2025-04-04',
+      'invoice.purchaseOrderNo': 'BC-5512',
+    });
+    const hu = sheet();
+    hu.put(40, 60, 'SZÁMLA', 18, true);
+    hu.put(40, 100, 'Szállító', 8, true);
+    hu.put(300, 100, 'Vevo', 8, true);
+    hu.put(40, 114, 'Tisza-Kor Építo Kft.', 10, true);
+    hu.put(300, 114, 'Alföldi Malom Zrt.', 10, true);
+    hu.put(40, 126, '6720 Szeged, Kárász utca 9.', 8);
+    hu.put(300, 126, '6000 Kecskemét, Rákóczi út 3.', 8);
+    hu.put(40, 170, 'Számla kelte: 2025.03.14.', 8);
+    hu.put(300, 170, 'Fizetesi hatarido: 2025.03.29.', 8);
+    expectValues(await extractLines(engine, hu.lines, ['invoices:2']), {
+      'document.supplierName': 'Tisza-Kor Építo Kft.',
+      'document.customerName': 'Alföldi Malom Zrt.',
+      'document.date': '2025-03-14',
+      'invoice.dueDate': '2025-03-29',
+    });
+    const hr = sheet();
+    hr.put(40, 60, 'RACUN', 18, true);
+    hr.put(40, 100, 'Dobavljac', 8, true);
+    hr.put(300, 100, 'Kupac', 8, true);
+    hr.put(40, 114, 'Jadran Tisak d.o.o.', 10, true);
+    hr.put(300, 114, 'Konoba Stari Mlin j.d.o.o.', 10, true);
+    hr.put(40, 170, 'Datum izdavanja: 07.04.2025.', 8);
+    hr.put(300, 170, 'Datum dospijeca: 22.04.2025.', 8);
+    expectValues(await extractLines(engine, hr.lines, ['invoices:2']), {
+      'document.customerName': 'Konoba Stari Mlin j.d.o.o.',
+      'document.date': '2025-04-07',
+      'invoice.dueDate': '2025-04-22',
+    });
+    const lt = sheet();
+    lt.put(40, 60, 'PVM SASKAITA FAKTURA', 16, true);
+    lt.put(40, 100, 'Pirkejas', 8, true);
+    lt.put(300, 100, 'Pardavejas', 8, true);
+    lt.put(40, 114, 'UAB Silo takas', 10, true);
+    lt.put(300, 114, 'UAB Baltijos nuoma', 10, true);
+    lt.put(300, 170, 'Apmoketi iki: 2025-04-10', 8);
+    expectValues(await extractLines(engine, lt.lines, ['invoices:2']), {
+      'document.supplierName': 'UAB Baltijos nuoma',
+      'document.customerName': 'UAB Silo takas',
+      'invoice.dueDate': '2025-04-10',
+    });
+  });
+
   it("a Canadian business number with its GST/HST account, not read as Norway's after 'No.'", async () => {
     const s = sheet();
     s.put(40, 50, 'Maple Ridge Millwork Inc.', 14, true);
@@ -1043,6 +1223,151 @@ describe('receipts of other sources, in columns', () => {
       'receipt.total': '18.36',
       'receipt.tax': '3.43',
       'document.currency': 'PLN',
+    });
+  });
+
+  it('currencies without a symbol of their own: LEI, Ft and KSH alone, the sol, pesos by their country, a country named', async () => {
+    const read = async (rows: Parameters<typeof till>[0]) =>
+      (await extractLines(engine, till(rows), ['receipts:1'])).value('document.currency');
+    // "TVA" is French and Romanian: the printed "LEI" decides.
+    expect(
+      await read([
+        ['MAGAZIN DACIA', '', 13],
+        ['CIF: RO18547', ''],
+        ['TOTAL LEI', '76,18'],
+        ['TVA A 19%', '8,51'],
+      ]),
+    ).toBe('RON');
+    expect(
+      await read([
+        ['PEKSEG KFT', '', 13],
+        ['Osszesen', '4 440 Ft'],
+        ['Keszpenz', '5 000 Ft'],
+      ]),
+    ).toBe('HUF');
+    expect(
+      await read([
+        ['DUKA MART', '', 13],
+        ['TOTAL KSH', '1,250.00'],
+      ]),
+    ).toBe('KES');
+    expect(
+      await read([
+        ['FERRETERIA ANDINA SAC', '', 13],
+        ['IMPORTE TOTAL', 'S/ 1,607.80'],
+      ]),
+    ).toBe('PEN');
+    expect(await read([['FARMACIA ALAMEDA', '', 13], ['R.U.T.: 76.543.218-9'], ['TOTAL', '$23.050']])).toBe(
+      'CLP',
+    );
+    expect(await read([['FERRETERIA SUR', '', 13], ['CUIT: 30-71482365-1'], ['TOTAL', '$55.459,35']])).toBe(
+      'ARS',
+    );
+    // "pesos" alone would be Mexican; the RUT says Chile.
+    expect(
+      await read([
+        ['FARMACIA ALAMEDA', '', 13],
+        ['R.U.T.: 76.543.218-9'],
+        ['TOTAL', '$23.050'],
+        ['SON VEINTITRES MIL CINCUENTA PESOS'],
+      ]),
+    ).toBe('CLP');
+    expect(
+      await read([
+        ['SIAM HERB PHARMACY', '', 13],
+        ['88 Sukhumvit Road, Bangkok 10110'],
+        ['TOTAL', '1,284.00'],
+      ]),
+    ).toBe('THB');
+    // An item code with "NIT" in it says nothing of Colombia.
+    expect(
+      await read([
+        ['HARBOR SUPPLY', '', 13],
+        ['GLV-NIT-XL Nitrile gloves', '$18.00'],
+        ['TOTAL', '$18.00'],
+      ]),
+    ).toBe('USD');
+  });
+
+  it("tax ids by their countries' names: OIB, AFM, KMKR, RUC, tax code", async () => {
+    const taxId = async (line: string) =>
+      (
+        await extractLines(engine, till([['KIOSK CENTRAL', '', 13], [line], ['TOTAL', '14.90']]), [
+          'receipts:1',
+        ])
+      ).value('document.supplierTaxId');
+    expect(await taxId('OIB: 61204589371')).toBe('61204589371');
+    expect(await taxId('AFM: 801294765   DOY: Peiraia A')).toBe('801294765');
+    expect(await taxId('KMKR nr EE103847526')).toBe('EE103847526');
+    expect(await taxId('RUC: 20601473829')).toBe('20601473829');
+    expect(await taxId('Tax code: 0312745819')).toBe('0312745819');
+  });
+
+  it('totals, VAT and receipt numbers under their names in other languages: Hungarian, Slovenian, Croatian, Romanian', async () => {
+    // Hungarian: the rounded amount to pay (FIZETENDO) under the total (OSSZESEN), no decimals; AFA per rate.
+    const hu = await extractLines(
+      engine,
+      till([
+        ['MORZSA PEKSEG KFT.', '', 12],
+        ['Adoszam: 24817367-2-42'],
+        ['OSSZESEN:', '4 439 Ft'],
+        ['Kerekites:', '+1 Ft'],
+        ['FIZETENDO:', '4 440 Ft', 10],
+        ['Keszpenz:', '5 000 Ft'],
+        ['Visszajaro:', '560 Ft'],
+        ['NYUGTASZAM: 0153/04218'],
+      ]),
+      ['receipts:1'],
+    );
+    expectValues(hu, {
+      'receipt.total': '4440.00',
+      'document.currency': 'HUF',
+      'document.referenceNo': '0153/04218',
+    });
+    const sl = await extractLines(
+      engine,
+      till([
+        ['KAVARNA ZRNO', '', 12],
+        ['ID za DDV: SI48271632'],
+        ['St. racuna: 12-BLG1-4417'],
+        ['2 x Espresso', '3,20'],
+        ['ZA PLACILO EUR', '14,90', 10],
+        ['Gotovina', '20,00'],
+        ['Vracilo', '5,10'],
+        ['Skupaj DDV', '2,00'],
+      ]),
+      ['receipts:1'],
+    );
+    expectValues(sl, {
+      'receipt.total': '14.90',
+      'receipt.tax': '2.00',
+      'document.referenceNo': '12-BLG1-4417',
+      'document.supplierTaxId': 'SI48271632',
+    });
+    const hr = await extractLines(
+      engine,
+      till([
+        ['LJEKARNA SPLIT', '', 12],
+        ['Racun br: 2418/PJ3/2'],
+        ['UKUPNO EUR', '31,40', 10],
+        ['PDV 25%', '2,10'],
+      ]),
+      ['receipts:1'],
+    );
+    expectValues(hr, {
+      'receipt.total': '31.40',
+      'receipt.tax': '2.10',
+      'document.referenceNo': '2418/PJ3/2',
+    });
+    const ro = await extractLines(
+      engine,
+      till([['MAGAZIN DACIA', '', 12], ['BON FISCAL NR: 4173'], ['TOTAL LEI', '76,18', 10]]),
+      ['receipts:1'],
+    );
+    expectValues(ro, {
+      'document.referenceNo': '4173',
+      'receipt.total': '76.18',
+      'document.currency': 'RON',
     });
   });
 

@@ -1,7 +1,7 @@
 /**
  * The probe documents (test/probes/README.md): layouts of other sources, designed apart from the code.
  * Each set must keep reading at least its floor of values right; `PROBES_REPORT=1` (npm run probes)
- * prints the figures by set and field.
+ * prints the figures by set and field, and `PROBES_MISSES=1` each value read wrong.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,10 +41,12 @@ const KIND_OF: Record<string, ValueKind> = {
 const FLOORS: Record<string, number> = {
   'invoices-a': 0.91,
   'invoices-b': 0.92,
-  'invoices-c': 0.85,
+  'invoices-c': 0.9,
+  'invoices-d': 0.81,
   'receipts-a': 0.96,
   'receipts-b': 0.96,
   'receipts-c': 0.88,
+  'receipts-d': 0.87,
 };
 
 const engine = textOnlyEngine();
@@ -76,6 +78,10 @@ describe('probe documents of other sources', () => {
         const tally = byField.get(field) ?? { n: 0, right: 0 };
         tally.n++;
         if (ok) tally.right++;
+        else if (process.env.PROBES_MISSES)
+          report.push(
+            `  miss ${set}/${c.name} ${field}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`,
+          );
         byField.set(field, tally);
         n++;
         if (ok) right++;

@@ -27,7 +27,10 @@ export function findCurrency(
     // Codes and unambiguous symbols standing alone ("EUR", "€", "RM").
     if (token.text.length > 4 || /\d/.test(token.text)) continue;
     const code = parseCurrency(token.text);
-    if (code && (token.text.length >= 3 || /[€£¥₹]/.test(token.text) || token.text.toUpperCase() === 'RM'))
+    if (
+      code &&
+      (token.text.length >= 3 || /[€£¥₹₩₪₫฿₱₦₴₽₺]/.test(token.text) || SHORT_SYMBOLS.has(token.text))
+    )
       vote(code, [token], 0.7);
   }
   const out: Candidate[] = [];
@@ -45,7 +48,14 @@ export function findCurrency(
   };
   cue('MYR', /\b(sdn\.? ?bhd|berhad|malaysia|selangor|kuala lumpur|johor)\b/, 0.55);
   cue('AUD', /\babn\b|\bgst\b.*\baustralia|\baustralia\b/, 0.4);
-  cue('EUR', /\b(de|fr|nl|be|at|it|es)\d{8,12}\b|\bust-?id|\btva\b|\bbtw\b|\bmwst\b/, 0.45);
+  cue(
+    'EUR',
+    /\b(de|fr|nl|be|at|it|es|pt|ie|fi|lu|el|cy|mt|si|sk|ee|lv|lt|hr)\d{8,12}\b|\bust-?id|\btva\b|\bbtw\b|\bmwst\b/,
+    0.45,
+  );
+  // A country named, its capital or a large city, its tax office or tax id's name: a little more
+  // specific than a tax word several countries share ("TVA" is French and Romanian).
+  for (const [code, re] of COUNTRY_CUES) cue(code, re, 0.5);
   cue('INR', /\bgstin\b|\brupees\b|\bcgst\b|\bsgst\b|\bigst\b/, 0.5);
   // Addresses tell the country (in the print's own case): a US city, state and ZIP code
   // ("Springfield, IL 62704"), a British postcode ("LS1 4AP"), a Canadian one ("K1A 0B1").
@@ -75,13 +85,43 @@ export function findCurrency(
   return out.sort((a, b) => b.score - a.score);
 }
 
+/** Symbols of two characters that stand alone for their currency ("4 440 Ft", "TOTAL RM"). */
+const SHORT_SYMBOLS: ReadonlySet<string> = new Set(['RM', 'Rm', 'Ft', 'Rp', 'S/', 'zł', 'Kč', 'R$']);
+
+/**
+ * Countries whose currency has no symbol of its own in print (or shares "$"), and what in the text
+ * says the document is theirs: the country's name, its capital or largest cities, the name of its tax
+ * id or tax office. Generic geography, not any supplier's words.
+ */
+const COUNTRY_CUES: ReadonlyArray<readonly [string, RegExp]> = [
+  ['RON', /\bromania\b|\bbucure[sș]ti\b|\bcluj\b|\bcod fiscal\b|\bcif:? ?ro\d|\bro\d{2,10}\b/],
+  ['HUF', /\bhungary\b|\bmagyarorsz[aá]g\b|\bbudapest\b|\bad[oó]sz[aá]m\b/],
+  ['KES', /\bkenya\b|\bnairobi\b|\bmombasa\b|\bkra pin\b|\bm-?pesa\b/],
+  ['PHP', /\bphilippines\b|\bmanila\b|\bquezon city\b|\bmakati\b|\bcebu\b|\bbir\b/],
+  ['IDR', /\bindonesia\b|\bjakarta\b|\bsurabaya\b|\bnpwp\b/],
+  ['THB', /\bthailand\b|\bbangkok\b|\bchiang mai\b/],
+  ['VND', /\bviet ?nam\b|\bha ?noi\b|\bho chi minh\b/],
+  ['JPY', /\bjapan\b|\btokyo\b|\bosaka\b/],
+  ['KRW', /\bkorea\b|\bseoul\b|\bbusan\b/],
+  ['NGN', /\bnigeria\b|\blagos\b|\babuja\b/],
+  ['ILS', /\bisrael\b|\btel aviv\b|\bjerusalem\b/],
+  ['PEN', /\bper[uú]\b|\blima\b|\bsoles\b/],
+  ['CLP', /\bchile\b|\brut\b|\br\.u\.t\b/],
+  ['ARS', /\bargentina\b|\bbuenos aires\b|\bcuit\b/],
+  ['COP', /\bcolombia\b|\bbogot[aá]\b|\bmedell[ií]n\b/],
+];
+
 /** Countries whose "$" is not the US dollar, and what in the text says it is theirs. */
 const DOLLAR_CUES: ReadonlyArray<readonly [string, RegExp]> = [
   ['AUD', /\babn\b|\baustralia\b/],
   ['CAD', /\bcad\b|\bgst\/hst\b|\bhst\b|\bqst\b|\btvq\b|\brt ?0001\b|\bcanada\b/],
-  ['MXN', /\bmxn\b|\bm\.n\.|\bpesos\b|\brfc\b|\bm[eé]xico\b/],
   ['SGD', /\bsgd\b|\bs\$|\bsingapore\b/],
   ['NZD', /\bnzd\b|\bnew zealand\b/],
+  ['CLP', /\bclp\b|\bchile\b|\brut\b|\br\.u\.t\b|\bboleta\b/],
+  ['ARS', /\bars\b|\bargentina\b|\bcuit\b/],
+  ['COP', /\bcop\b|\bcolombia\b|\bbogot[aá]\b|\bnit[.:]? ?\d{3}\.?\d{3}\.?\d{3}/],
+  // Last: "pesos" is Chilean, Argentinian and Colombian too.
+  ['MXN', /\bmxn\b|\bm\.n\.|\bpesos\b|\brfc\b|\bm[eé]xico\b/],
 ];
 
 const CREDIT =

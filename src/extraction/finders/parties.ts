@@ -4,6 +4,7 @@ import {
   LABELS,
   LEGAL_FORMS,
   WEAK_CUSTOMER_LABELS,
+  ATTENTION_LABELS,
   type LabelSet,
 } from '../labels.js';
 import { normaliseText } from '../normalise/text.js';
@@ -227,7 +228,7 @@ export function findParties(view: DocumentView): PartyCandidates {
   // A name under "Seller:", "Verkäufer:", "From:" (past lines like "Nummer : 123") is the supplier's.
   for (const hit of findLabels(view, LABELS.supplier!)) {
     if (hit.row.pageNum !== 1 || !endsItsColumn(view, hit)) continue;
-    const below = nameBelow(view, segments, hit.row.tokens[hit.start]!);
+    const below = nameBelow(view, segments, columnStart(view, hit));
     if (!below) continue;
     const existing = scored.find((x) => x.segment === below);
     if (existing) existing.score = Math.min(1, existing.score + 0.3);
@@ -612,6 +613,21 @@ function endsItsColumn(view: DocumentView, hit: LabelHit): boolean {
   return (next.u.x0 - last.u.x1) / Math.max(hit.row.height, view.bodyHeight) > SEGMENT_GAP;
 }
 
+/**
+ * The first word of the label's part of its row: the column's left edge, which the lines under the
+ * label share ("Facturer à / Bill to" over the name: the label found is "Bill to").
+ */
+function columnStart(view: DocumentView, hit: LabelHit): ViewToken {
+  const height = Math.max(hit.row.height, view.bodyHeight);
+  let start = hit.start;
+  while (start > 0) {
+    const before = hit.row.tokens[start - 1]!;
+    if ((hit.row.tokens[start]!.u.x0 - before.u.x1) / height > SEGMENT_GAP) break;
+    start--;
+  }
+  return hit.row.tokens[start]!;
+}
+
 /** A label at the start of its row or of its column's part of it (a wide gap before it). */
 function startsItsColumn(view: DocumentView, hit: LabelHit): boolean {
   const before = hit.row.tokens[hit.start - 1];
@@ -653,17 +669,35 @@ function labelledName(segment: Segment): Segment | undefined {
   return { ...segment, tokens, text, key: text.toLowerCase() };
 }
 
-/** The name-like line right above a label in its column (within a line and a half), if any. */
+/**
+ * The name-like line over a label in its column: the first line of the block the label closes, up
+ * through its address lines ("Messrs. / Jade Lantern Ltd / G/F, 88 Wellington Street / Central, Hong
+ * Kong / Attn: ..."), each within a line and a half of the next. A line under an address line is one
+ * too (a town without a postcode).
+ */
 function companyAbove(view: DocumentView, segments: Segment[], label: ViewToken): Segment | undefined {
-  const above = segments
-    .filter(
-      (s) =>
-        s.tokens[0]!.box.y1 <= label.box.y0 + 0.002 &&
-        label.box.y0 - s.tokens[0]!.box.y1 < 1.5 * Math.max(label.height, view.bodyHeight) &&
-        Math.abs(s.tokens[0]!.box.x0 - label.box.x0) < 0.02,
-    )
-    .pop();
-  return above && isNameLike(above.text) && !isStreetLine(above) ? above : undefined;
+  const gap = 1.5 * Math.max(label.height, view.bodyHeight);
+  const block: Segment[] = [];
+  let top: Pick<ViewToken, 'box'> = label;
+  while (block.length < 5) {
+    const above = segments
+      .filter(
+        (s) =>
+          s.tokens[0]!.box.y1 <= top.box.y0 + 0.002 &&
+          top.box.y0 - s.tokens[0]!.box.y1 < gap &&
+          Math.abs(s.tokens[0]!.box.x0 - label.box.x0) < 0.02,
+      )
+      .pop();
+    if (!above) break;
+    block.push(above);
+    top = above.tokens[0]!;
+  }
+  for (const [i, line] of block.entries()) {
+    const next = block[i + 1];
+    if (isStreetLine(line) || (next && isStreetLine(next) && hasLegalForm(line.tokens) < 0)) continue;
+    return isNameLike(line.text) ? line : undefined;
+  }
+  return undefined;
 }
 
 /** A label's words without the term codes of e-invoice renderings ("Name (BT-44)") and its colon. */
@@ -703,10 +737,29 @@ function nameBelow(view: DocumentView, segments: Segment[], label: ViewToken): S
  * A name-like line in the upper half of the first page, below the supplier's name, that starts a block
  * of its column with a street under it: the recipient of a letter.
  */
+/** A money amount printed with its cents ("1.236,00", "$9,600.00"). */
+const MONEY = /\d[.,]\d{2}\b/;
+
+/** The rest of a segment's row starts after a wide gap: another column's, not this line's. */
+function apartFromRest(view: DocumentView, segment: Segment): boolean {
+  const last = segment.tokens[segment.tokens.length - 1]!;
+  const next = segment.rest[0];
+  if (!next) return true;
+  const height = Math.max(view.rows[last.row]!.height, view.bodyHeight);
+  return (next.u.x0 - last.u.x1) / height > SEGMENT_GAP;
+}
+
+/** Labels of other blocks: rows of headings, and every label's words. */
+interface Labelled {
+  rows: ReadonlySet<number>;
+  tokens: ReadonlySet<number>;
+}
+
 function unlabelledRecipient(
+  view: DocumentView,
   segments: Segment[],
   supplier: Segment,
-  labelled: ReadonlySet<number>,
+  labelled: Labelled,
 ): Segment | undefined {
   const supplierKey = normaliseText(supplier.key);
   const supplierTop = supplier.tokens[0]!.box.y0;
@@ -714,10 +767,13 @@ function unlabelledRecipient(
     const box = segment.tokens[0]!.box;
     if (box.y0 <= supplierTop + 0.01 || box.y0 > 0.5) continue;
     if (segment.order === supplier.order || normaliseText(segment.key) === supplierKey) continue;
-    if (!isNameLike(segment.text) || isAddressLine(segment) || NOT_A_NAME.test(segment.text)) continue;
-    if (segment.text.includes(':') || segment.rest.length > 0) continue;
-    // A row of headings ("INVOICE NO.  DATE  DUE DATE  TERMS"): no block starts there.
-    if (segment.tokens.some((t) => labelled.has(t.row))) continue;
+    // (A company's name may hold an address word: "Brouwerij De Kade B.V.", kade a quay.)
+    if (!isNameLike(segment.text) || isStreetLine(segment) || NOT_A_NAME.test(segment.text)) continue;
+    // (The rest of its line cut off by a mark is a sender's line, "Supplier GmbH · Street 1"; by a wide
+    // gap, another column's: "Ms Eleanor Whitcombe        Invoice no. 10927".)
+    if (segment.text.includes(':') || (segment.rest.length > 0 && !apartFromRest(view, segment))) continue;
+    // A label, or a row of headings ("INVOICE NO.  DATE  DUE DATE  TERMS"): no block starts there.
+    if (segment.tokens.some((t) => labelled.rows.has(t.row) || labelled.tokens.has(t.id))) continue;
     // A block starts its line or its column: the last piece of a tagline ("Design · Digital"), cut
     // from the words before it by a mark, is none.
     const x0 = segment.tokens[0]!.u.x0;
@@ -732,16 +788,18 @@ function unlabelledRecipient(
     )
       continue;
     const height = segment.tokens[0]!.box.y1 - box.y0;
-    // Its street within two lines (a contact person may come between), each right under the last.
+    // Its street within three lines (a department and a contact person may come between), each right
+    // under the last.
     const column = segments
       .slice(i + 1)
       .filter((s) => Math.abs(s.tokens[0]!.box.x0 - box.x0) < 0.02 && s.tokens[0]!.box.y0 > box.y1 - 0.002)
-      .slice(0, 2);
+      .slice(0, 3);
     let bottom = box.y1;
     let street = false;
     for (const line of column) {
       if (line.tokens[0]!.box.y0 - bottom > 1.5 * height) break;
-      if (isAddressLine(line)) {
+      // (A table's first row under its headings, "1  Finanzbuchhaltung 01-03/2025  1.236,00", is none.)
+      if (isAddressLine(line) && !line.rest.some((t) => MONEY.test(t.text))) {
         street = true;
         break;
       }
@@ -779,13 +837,26 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
       ),
     ),
   );
-  const labelledRows = new Set(
-    [...OTHER_HEADINGS, 'supplier', 'customerName'].flatMap((set) =>
-      findLabels(view, LABELS[set]!)
-        .filter((hit) => hit.phrase !== 'to')
-        .map((hit) => hit.row.index),
-    ),
+  // Labels of other blocks: their words, the rows of parties' headings ("Customer   Deliver to") and
+  // the rows that hold two or more other labels ("INVOICE NO.  DATE  TERMS"). One such label on a row
+  // is another column's ("Invoice no." right of the recipient's name).
+  const partyLabels = ['supplier', 'customerName'].flatMap((set) =>
+    findLabels(view, LABELS[set]!).filter((hit) => hit.phrase !== 'to'),
   );
+  const otherLabelHits = OTHER_HEADINGS.flatMap((set) => findLabels(view, LABELS[set]!));
+  const hitsPerRow = new Map<number, number>();
+  for (const hit of otherLabelHits) hitsPerRow.set(hit.row.index, (hitsPerRow.get(hit.row.index) ?? 0) + 1);
+  const labelled: Labelled = {
+    rows: new Set([
+      ...partyLabels.map((hit) => hit.row.index),
+      ...[...hitsPerRow].filter(([, n]) => n >= 2).map(([row]) => row),
+    ]),
+    tokens: new Set(
+      [...partyLabels, ...otherLabelHits].flatMap((hit) =>
+        hit.row.tokens.slice(hit.start, hit.end).map((t) => t.id),
+      ),
+    ),
+  };
   for (const hit of findLabels(view, CUSTOMER_LABELS)) {
     // (The word right after the label, not another column's: "Invoice to        Service address".)
     const after = hit.row.tokens[hit.end];
@@ -811,7 +882,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
     const strength = weak ? 0.5 : 1;
     // "Attention: Building Manager" names a person at the customer: the customer is the name on the
     // line right above, in its block ("Bayview Strata Management").
-    if (hit.phrase === 'attention' || hit.phrase === 'attn') {
+    if (ATTENTION_LABELS.has(hit.phrase)) {
       const above = companyAbove(view, segments, hit.row.tokens[hit.start]!);
       if (above) {
         out.push(nameCandidate(above.text, above.tokens, 0.65, 'above-attention'));
@@ -826,7 +897,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
       );
       continue;
     }
-    const below = nameBelow(view, segments, hit.row.tokens[hit.start]!);
+    const below = nameBelow(view, segments, columnStart(view, hit));
     if (below && isNameLike(below.text)) {
       out.push(nameCandidate(below.text, below.tokens, 0.7 * strength, 'label-below'));
     }
@@ -834,16 +905,18 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
   // No label: the recipient's block of a letter, a name over its street and town in the upper half of
   // the first page, under the supplier's name and apart from it.
   if (supplier) {
-    const recipient = unlabelledRecipient(segments, supplier, labelledRows);
+    const recipient = unlabelledRecipient(view, segments, supplier, labelled);
     if (recipient) {
       out.push(nameCandidate(recipient.text, recipient.tokens, 0.45, 'recipient-block'));
     }
   }
   // Letters with a window: a small sender line ("Supplier GmbH ● Street 1 ● City") over the recipient.
   if (supplier) {
+    // (In the head of the page: the footer repeats the name over its registration lines.)
     const senderLine = segments.find(
       (s) =>
         s.rest.length > 0 &&
+        s.tokens[0]!.box.y0 < 0.5 &&
         s.order !== supplier.order &&
         normaliseText(s.key).startsWith(normaliseText(supplier.key).slice(0, 8)),
     );

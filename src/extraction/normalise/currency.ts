@@ -62,8 +62,8 @@ export const ISO_CURRENCY_CODES: ReadonlySet<string> = new Set([
   'ZAR',
 ]);
 
-/** Currencies a bare `$` can stand for; `$` alone reads USD, a code next to it decides. */
-const DOLLARS = ['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'TWD', 'MXN'] as const;
+/** Currencies a bare `$` can stand for (dollars and pesos); `$` alone reads USD, a code next to it decides. */
+const DOLLARS = ['USD', 'AUD', 'CAD', 'NZD', 'SGD', 'HKD', 'TWD', 'MXN', 'CLP', 'ARS', 'COP'] as const;
 
 interface SymbolInfo {
   /** The ISO code the symbol reads as on its own. */
@@ -120,6 +120,14 @@ const SYMBOLS: Readonly<Record<string, SymbolInfo>> = withoutPrototype({
   '₦': { code: 'NGN' },
   лв: { code: 'BGN' },
   lei: { code: 'RON' },
+  Lei: { code: 'RON' },
+  LEI: { code: 'RON' },
+  KSh: { code: 'KES' },
+  Ksh: { code: 'KES' },
+  KSH: { code: 'KES' },
+  // The Peruvian sol ("S/ 1,607.80", older "S/. 25.00").
+  'S/': { code: 'PEN' },
+  'S/.': { code: 'PEN' },
 });
 
 /** Currency words and phrases, lower case. */
@@ -185,6 +193,12 @@ const WORDS: Readonly<Record<string, string>> = withoutPrototype({
   shekel: 'ILS',
   shekels: 'ILS',
   naira: 'NGN',
+  soles: 'PEN',
+  'kenya shillings': 'KES',
+  'pesos chilenos': 'CLP',
+  'pesos argentinos': 'ARS',
+  'pesos colombianos': 'COP',
+
   reais: 'BRL',
   hryvnia: 'UAH',
   rubles: 'RUB',
