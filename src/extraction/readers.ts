@@ -129,7 +129,9 @@ const reference: Reader = (text) => {
   if (compact.length < 3 || compact.length > 30 || !/\d/.test(compact)) return undefined;
   if (!/^[\p{L}\p{N}][\p{L}\p{N}\-/._#_]*$/u.test(compact)) return undefined;
   // A date or a money amount is not a reference.
-  if (parseDate(text) || /^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(compact)) return undefined;
+  // (Amounts printed without thousands separators too: "963410.00".)
+  if (parseDate(text) || /^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(compact) || /^\d+[.,]\d{2}$/.test(compact))
+    return undefined;
   const letters = (compact.match(/\p{L}/gu) ?? []).length;
   const quality = letters > compact.length * 0.7 ? 0.4 : 1;
   return { value: compact, norm: compact, quality };
@@ -161,6 +163,8 @@ const taxId: Reader = (text) => {
   // Registration numbers without a recognisable format (older GST numbers and the like); a word
   // before a number is no part of it ("identifier DE123...").
   if (text.split(/\s+/).some((w) => /\p{L}{3}/u.test(w) && !/\d/.test(w))) return undefined;
+  // An amount with its thousands grouped ("15.950.000", "1,234,567.00") is no id.
+  if (/^\d{1,3}([.,]\d{3})+([.,]\d{2})?$/.test(text.trim())) return undefined;
   const compact = text.replace(/[\s.]/g, '').replace(/[-/]+$/, '');
   if (/^[A-Z0-9][A-Z0-9\-/]{6,20}$/i.test(compact) && (compact.match(/\d/g) ?? []).length >= 6) {
     return { value: compact.toUpperCase(), norm: compact.toUpperCase(), quality: 0.5 };
@@ -169,7 +173,8 @@ const taxId: Reader = (text) => {
 };
 
 const iban: Reader = (text) => {
-  const value = normaliseIban(text);
+  // The punctuation of the sentence it ends ("... IBAN SI56 0702 1000 1284 796, BIC ...") is no part.
+  const value = normaliseIban(text.replace(/[.,;:]+$/, ''));
   return value ? { value, norm: value, quality: 1 } : undefined;
 };
 

@@ -767,6 +767,176 @@ describe('layouts of other sources', () => {
     });
   });
 
+  it('another date\'s label ("Loading date", "Datum isporuke") is no issue date; a series\' letters before the order\'s number; an IBAN ending a sentence', async () => {
+    const s = sheet();
+    s.put(40, 55, 'Daugava Cargo Lines SIA', 14, true);
+    s.put(40, 70, 'Krasta iela 52, Riga, LV-1019', 8.5);
+    s.put(320, 92, 'Loading date:', 8.5);
+    s.put(420, 92, '10.03.2025', 8.5);
+    s.put(320, 104, 'Delivery date:', 8.5);
+    s.put(420, 104, '12.03.2025', 8.5);
+    s.put(320, 130, 'Date:', 8.5);
+    s.put(420, 130, '14.03.2025', 8.5);
+    s.put(320, 142, 'Your order:', 8.5);
+    s.put(420, 142, 'PO 4700023119', 8.5);
+    s.put(
+      40,
+      400,
+      'Please pay to IBAN LV80 BANK 0000 4351 9500 1, BIC UNLALV2X, quoting the invoice number.',
+      8,
+    );
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.date': '2025-03-14',
+      'invoice.purchaseOrderNo': 'PO4700023119',
+      'bank.iban': 'LV80BANK0000435195001',
+    });
+    const t = sheet();
+    t.put(40, 55, 'Kvadrat Studio d.o.o.', 14, true);
+    t.put(40, 224, 'Datum isporuke:', 8.5);
+    t.put(160, 224, '31.03.2025.', 8.5);
+    t.put(300, 224, 'Datum:', 8.5);
+    t.put(400, 224, '07.04.2025.', 8.5);
+    expectValues(await extractLines(engine, t.lines, ['invoices:2']), { 'document.date': '2025-04-07' });
+  });
+
+  it("a telephone's digits and a grouped amount are no tax id; Peru's R.U.C. N°; Hungary's Számla sorszáma", async () => {
+    const s = sheet();
+    s.put(40, 50, 'Carmel Workplace Health Ltd', 14, true);
+    s.put(40, 107, 'Company No. / VAT Reg.: 514782135', 9, true);
+    s.put(40, 118, 'Tel. +972 4 855 2210  |  billing@carmel-health.example', 8.5);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierTaxId': '514782135',
+    });
+    const t = sheet();
+    t.put(40, 55, 'CONSTRUCTORA ANDES DEL SUR S.A.C.', 13, true);
+    t.put(400, 58, 'R.U.C. N° 20604811725', 10, true);
+    t.put(40, 200, 'Tax code:', 8.5);
+    t.put(380, 338, '15.950.000', 9);
+    t.put(40, 260, 'Számla sorszáma: MEK-2025/0087', 9);
+    expectValues(await extractLines(engine, t.lines, ['invoices:2']), {
+      'document.supplierTaxId': '20604811725',
+      'document.referenceNo': 'MEK-2025/0087',
+    });
+  });
+
+  it("an Indian invoice's number under its label, not the e-way bill's or an amount; a US EIN beside another column's customer number", async () => {
+    const s = sheet();
+    s.put(40, 56, 'SHREE GANESH POLYMERS', 13, true);
+    s.put(40, 70, 'GSTIN/UIN: 27AAPFU0939F1ZV', 8);
+    s.put(305, 56, 'Invoice No.', 7);
+    s.put(305, 65.5, 'SGP/24-25/1187', 8, true);
+    s.put(430, 56, 'Dated', 7);
+    s.put(430, 65.5, '14-Mar-2025', 8, true);
+    s.put(305, 233.5, 'Door delivery at Chakan; e-Way Bill No.: 3215 4478 9021', 8);
+    s.put(40, 300, 'Ack No.', 8);
+    s.put(120, 300, '963410.00', 8);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.referenceNo': 'SGP/24-25/1187',
+      'document.date': '2025-03-14',
+    });
+    const us = sheet();
+    us.put(36, 50, 'Blue Ridge Kitchen Supply Co.', 13, true);
+    us.put(36, 64, '1650 Industrial Blvd', 8);
+    us.put(36, 74.5, 'Chattanooga, TN 37421', 8);
+    us.put(36, 95.5, 'Fed. Tax ID: 62-1847305', 8);
+    us.put(440, 92, 'Customer No.', 8, true);
+    us.put(538, 92, 'SBG-0042', 8);
+    us.put(36, 130, 'Northgate Data Consulting LLC  -  EIN 84-2176539', 8);
+    expect((await extractLines(engine, us.lines, ['invoices:2'])).value('document.supplierTaxId')).toBe(
+      '62-1847305',
+    );
+  });
+
+  it('a VAT id in groups with its prefix outranks the same number bare; a copy\'s heading is no name; "Nazwa:" names the seller', async () => {
+    const dk = sheet();
+    dk.put(40, 60, 'Fjordlys Instrumenter ApS', 14, true);
+    dk.put(40, 84, 'CVR-nr.: DK 37 45 29 12', 8);
+    dk.put(125, 800, 'Fjordlys Instrumenter ApS  -  Tvaervej 14, 5230 Odense M  -  CVR 37452912', 6.5);
+    expect((await extractLines(engine, dk.lines, ['invoices:2'])).value('document.supplierTaxId')).toBe(
+      'DK37452912',
+    );
+    const it = sheet();
+    it.put(40, 40, 'COPIA DI CORTESIA', 14, true);
+    it.put(40, 80, 'Cedente/prestatore (fornitore)', 8, true);
+    it.put(40, 94, 'Tipografia Marche S.r.l.', 10, true);
+    it.put(40, 106, 'Via Flaminia 12, 60121 Ancona (AN) IT', 8);
+    it.put(320, 80, 'Cessionario/committente (cliente)', 8, true);
+    it.put(320, 94, 'Osteria del Porto S.n.c.', 10, true);
+    expectValues(await extractLines(engine, it.lines, ['invoices:2']), {
+      'document.supplierName': 'Tipografia Marche S.r.l.',
+      'document.customerName': 'Osteria del Porto S.n.c.',
+    });
+    const pl = sheet();
+    pl.put(40, 40, 'Faktura VAT', 16, true);
+    pl.put(40, 80, 'Sprzedawca', 9, true);
+    pl.put(40, 94, 'Nazwa:', 8);
+    pl.put(90, 94, 'Hurtownia Elektryczna Wisla Sp. z o.o.', 8);
+    pl.put(320, 80, 'Nabywca', 9, true);
+    pl.put(320, 94, 'Nazwa:', 8);
+    pl.put(370, 94, 'Instalbud Kowalski Sp. z o.o.', 8);
+    expectValues(await extractLines(engine, pl.lines, ['invoices:2']), {
+      'document.supplierName': 'Hurtownia Elektryczna Wisla Sp. z o.o.',
+      'document.customerName': 'Instalbud Kowalski Sp. z o.o.',
+    });
+  });
+
+  it("an e-invoice viewer's labelled address lines and the VAT id under them; orders as Austrian, Flemish and French viewers label them; a deposit invoice's number is another document's", async () => {
+    const de = sheet();
+    de.put(40, 40, 'Rechnung', 16, true);
+    de.put(40, 80, 'Verkäufer', 9, true);
+    de.put(40, 94, 'Firmenname (BT-27): Saxonia Messtechnik GmbH', 8);
+    de.put(40, 106, 'Straße (BT-35): Gohliser Straße 41', 8);
+    de.put(40, 118, 'PLZ / Ort (BT-38 / BT-37): 04155 Leipzig', 8);
+    de.put(40, 130, 'DE811569869', 8);
+    de.put(40, 142, 'Handelsregister HRB 11873', 8);
+    de.put(320, 80, 'Auftragsreferenz:', 8);
+    de.put(420, 80, '4510078852', 8);
+    const deDoc = await extractLines(engine, de.lines, ['invoices:2']);
+    expect(deDoc.value('invoice.purchaseOrderNo')).toBe('4510078852');
+    expect(deDoc.value('document.supplierAddress')).toBe('Gohliser Straße 41, 04155 Leipzig');
+    const be = sheet();
+    be.put(40, 50, 'Scheldeveer Logistiek BV', 14, true);
+    be.put(320, 90, 'Factuurnummer', 8);
+    be.put(400, 90, 'F2025-00418', 8);
+    be.put(460, 90, 'Bestelreferentie', 8);
+    be.put(530, 90, 'PO-88213', 8);
+    expect((await extractLines(engine, be.lines, ['invoices:2'])).value('invoice.purchaseOrderNo')).toBe(
+      'PO-88213',
+    );
+    const fr = sheet();
+    fr.put(40, 50, 'Menuiserie Alpine SAS', 14, true);
+    fr.put(320, 80, 'N° de facture :', 8);
+    fr.put(420, 80, 'FA-2025-0312', 8);
+    fr.put(320, 92, 'Réf. commande client :', 8);
+    fr.put(420, 92, 'BC-TIL-0092', 8);
+    fr.put(300, 400, "Facture d'acompte FA-2025-0241 du 03/02/2025", 8);
+    fr.put(500, 400, '-1 500,00', 8);
+    expectValues(await extractLines(engine, fr.lines, ['invoices:2']), {
+      'document.referenceNo': 'FA-2025-0312',
+      'invoice.purchaseOrderNo': 'BC-TIL-0092',
+    });
+  });
+
+  it('a utility bill\'s "SERVICE FOR" and a statement\'s "RESPONSIBLE PARTY" head the customer', async () => {
+    const s = sheet();
+    s.put(40, 50, 'Tri-County Electric Cooperative', 14, true);
+    s.put(40, 120, 'SERVICE FOR', 8, true);
+    s.put(40, 132, 'Kettle & Crumb Bakery LLC', 9);
+    s.put(40, 144, '418 Main Street', 9);
+    s.put(40, 156, 'Lexington, VA 24450', 9);
+    expect((await extractLines(engine, s.lines, ['invoices:2'])).value('document.customerName')).toBe(
+      'Kettle & Crumb Bakery LLC',
+    );
+    const t = sheet();
+    t.put(40, 50, 'Bright Smile Family Dentistry', 14, true);
+    t.put(40, 120, 'RESPONSIBLE PARTY', 8, true);
+    t.put(40, 132, 'Jordan A. Whitfield', 9);
+    t.put(40, 144, '77 Elm Court', 9);
+    expect((await extractLines(engine, t.lines, ['invoices:2'])).value('document.customerName')).toBe(
+      'Jordan A. Whitfield',
+    );
+  });
+
   it("a Canadian business number with its GST/HST account, not read as Norway's after 'No.'", async () => {
     const s = sheet();
     s.put(40, 50, 'Maple Ridge Millwork Inc.', 14, true);
@@ -1368,6 +1538,94 @@ describe('receipts of other sources, in columns', () => {
       'document.referenceNo': '4173',
       'receipt.total': '76.18',
       'document.currency': 'RON',
+    });
+  });
+
+  it("a store's number over its address; a server's name is no shop's name; receipt numbers as tills print them", async () => {
+    const us = await extractLines(
+      engine,
+      till([
+        ['Server: Dana', ''],
+        ['HARBOR LIGHT DINER', '', 13],
+        ['Store #0442'],
+        ['75 Water Street'],
+        ['Portland, ME 04101'],
+        ['STR 0442  REG 02  TRN 5512'],
+        ['TOTAL', '$24.50', 10],
+      ]),
+      ['receipts:1'],
+    );
+    expectValues(us, {
+      'document.supplierName': 'HARBOR LIGHT DINER',
+      'document.supplierAddress': '75 Water Street, Portland, ME 04101',
+      'document.referenceNo': '5512',
+    });
+    const read = async (line: string) =>
+      (
+        await extractLines(engine, till([['KIOSK', '', 13], [line], ['TOTAL', '12,40', 10]]), ['receipts:1'])
+      ).value('document.referenceNo');
+    expect(await read('RECEIPT# 44312')).toBe('44312');
+    expect(await read('Note n° 1142')).toBe('1142');
+    expect(await read('Filiaal 1187   Kassa 3   Bon 4412')).toBe('4412');
+    expect(await read('Beleg 4417   Kasse 12')).toBe('4417');
+    expect(await read('Nr paragonu: 00452')).toBe('00452');
+    expect(await read('Uctenka c.: 0087123')).toBe('0087123');
+    // The receipt a return refers to is another one's.
+    const ret = await extractLines(
+      engine,
+      till([
+        ['VOLT ELECTRONICS', '', 13],
+        ['Receipt No:', '041203-7781'],
+        ['Orig Receipt:', '041201-6642'],
+        ['TOTAL', '-49.99', 10],
+      ]),
+      ['receipts:1'],
+    );
+    expect(ret.value('document.referenceNo')).toBe('041203-7781');
+  });
+
+  it('a VAT id printed in five groups; Czech crowns written "Kc" and the VAT\'s "DPH celkem"; a hotel folio dated on departure; "Suma be PVM" is the amount before VAT', async () => {
+    const fr = await extractLines(
+      engine,
+      till([['BOULANGERIE DU MARCHE', '', 13], ['TVA FR 45 512 345 678'], ['TOTAL', '8,40', 10]]),
+      ['receipts:1'],
+    );
+    expect(fr.value('document.supplierTaxId')).toBe('FR45512345678');
+    const cz = await extractLines(
+      engine,
+      till([
+        ['PETRA BENZIN', '', 13],
+        ['CELKEM Kc', '1 543,54', 10],
+        ['A 21%', '259,38'],
+        ['B 12%', '5,25'],
+        ['DPH celkem', '264,63'],
+      ]),
+      ['receipts:1'],
+    );
+    expectValues(cz, { 'receipt.total': '1543.54', 'receipt.tax': '264.63', 'document.currency': 'CZK' });
+    const folio = await extractLines(
+      engine,
+      till([
+        ['LAKEVIEW INN', '', 13],
+        ['Arrival:', '06/10/24'],
+        ['Departure:', '06/12/24'],
+        ['Room 214, 2 nights', '278.00'],
+        ['Balance', '$278.00', 10],
+      ]),
+      ['receipts:1'],
+    );
+    expect(folio.value('document.date')).toBe('2024-06-12');
+    const lt = sheet();
+    lt.put(40, 50, 'UAB Neries biurai', 14, true);
+    lt.put(370, 378, 'Suma be PVM:', 9);
+    lt.put(520, 378, '4 434,40', 9);
+    lt.put(370, 392, 'PVM 21 %:', 9);
+    lt.put(527, 392, '931,22', 9);
+    lt.put(370, 406, 'Bendra suma:', 9);
+    lt.put(520, 406, '5 365,62', 9);
+    expectValues(await extractLines(engine, lt.lines, ['invoices:2']), {
+      'invoice.subTotal': '4434.40',
+      'invoice.tax': '931.22',
     });
   });
 

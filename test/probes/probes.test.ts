@@ -42,11 +42,13 @@ const FLOORS: Record<string, number> = {
   'invoices-a': 0.91,
   'invoices-b': 0.92,
   'invoices-c': 0.9,
-  'invoices-d': 0.81,
+  'invoices-d': 0.87,
+  'invoices-e': 0.85,
   'receipts-a': 0.96,
   'receipts-b': 0.96,
   'receipts-c': 0.88,
-  'receipts-d': 0.87,
+  'receipts-d': 0.88,
+  'receipts-e': 0.96,
 };
 
 const engine = textOnlyEngine();

@@ -21,8 +21,8 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   const found = new Map(ROLES.map((role) => [role, findLabels(view, LABELS[role]!)]));
   // A tax label after a total's word and "incl." (before or after it) names the total that includes
   // it: "TOTAL (IVA INCL.)", "Total inc GST", "Summe inkl. MwSt" (but "GST included 1.54" is the tax).
-  // One after "without", "excl.", "ohne", "hors" names the amount before tax: "Invoice total amount
-  // without VAT", "Summe ohne MwSt".
+  // One after "without", "excl.", "ohne", "hors", "bez", "be" names the amount before tax: "Invoice total
+  // amount without VAT", "Summe ohne MwSt", "Suma be PVM" (and one before "nélkül": "ÁFA nélkül").
   // ("of" between them is skipped: "Total inclusive of GST", "Total excl. of GST".)
   const taxHits = found.get('tax')!;
   const including = taxHits.filter(
@@ -30,7 +30,9 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
       (INCLUDED.test(hit.row.tokens[hit.end]?.key ?? '') || INCLUDED.test(wordBefore(hit))) &&
       hit.row.tokens.slice(0, hit.end).some((t) => TOTAL_WORDS.test(t.key)),
   );
-  const excluding = taxHits.filter((hit) => EXCLUDED.test(wordBefore(hit)));
+  const excluding = taxHits.filter(
+    (hit) => EXCLUDED.test(wordBefore(hit)) || EXCLUDED_AFTER.test(hit.row.tokens[hit.end]?.key ?? ''),
+  );
   found.set(
     'tax',
     taxHits.filter((hit) => !including.includes(hit) && !excluding.includes(hit)),
@@ -219,7 +221,10 @@ const TOTAL_WORDS = /^(total|totaal|totale|summe|gesamt|gesamtbetrag|montant|imp
 
 /** Words before a tax label that make it the subtotal's: the amount before tax. */
 const EXCLUDED =
-  /^(ex|without|excl|excluding|exclusive|excluded|before|ohne|exkl|hors|sans|exclusief|zonder|sin|senza|esclusa|escluso)$/;
+  /^(ex|without|excl|excluding|exclusive|excluded|before|ohne|exkl|hors|sans|exclusief|zonder|sin|senza|esclusa|escluso|sem|bez|be|fara|fără|uten|utan|ilman)$/;
+
+/** Words after a tax label that make it the subtotal's ("ÁFA nélkül", Hungarian "without VAT"). */
+const EXCLUDED_AFTER = /^(nélkül|nelkul)$/;
 
 /** Pairs and triples of candidates printed on different rows. */
 function groupsOf(candidates: readonly Candidate[]): Candidate[][] {

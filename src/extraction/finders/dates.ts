@@ -2,7 +2,7 @@ import { LABELS } from '../labels.js';
 import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
-import { findLabels, patternValues, valuesNear, type Candidate } from '../label-search.js';
+import { findLabels, patternValues, valuesNear, type Candidate, type LabelHit } from '../label-search.js';
 
 /** Document date, due date and payment date, found together so one date is not given to two fields. */
 export function findDates(
@@ -11,9 +11,12 @@ export function findDates(
 ): { date: Candidate[]; dueDate: Candidate[]; paymentDate: Candidate[] } {
   const read = READERS.date!;
   const labelled = (set: string): Candidate[] =>
-    findLabels(view, LABELS[set]!).flatMap((hit) =>
-      valuesNear(view, hit, read, hints, { maxTokens: 4, below: true }),
-    );
+    findLabels(view, LABELS[set]!).flatMap((hit) => {
+      const found = valuesNear(view, hit, read, hints, { maxTokens: 4, below: true });
+      return set === 'date' && isQualified(view, hit)
+        ? found.map((c) => ({ ...c, score: c.score * 0.5, source: `${c.source}+qualified` }))
+        : found;
+    });
   const dueDate = labelled('dueDate');
   const paymentDate = labelled('paymentDate');
   const dueTokens = new Set(dueDate.flatMap((c) => c.tokens.map((t) => t.id)));
@@ -65,6 +68,34 @@ export function findDates(
     dueDate: mergeDates(doubt(dueDate)),
     paymentDate: mergeDates(doubt(paymentDate)),
   };
+}
+
+/** Words that say "date" alone; printed with another word next to them they name some other date. */
+const BARE_DATE = new Set(['date', 'datum', 'data', 'fecha', 'kuupäev', 'kuupaev', 'tarih']);
+
+/**
+ * A bare date word with a word of its own right before it or after it, before any colon ("Loading
+ * date:", "Booking date", "Datum isporuke:", "Fecha factura original:"): the date of something else
+ * than the document. The document's own dates have labels of their own ("Invoice date", "Date of
+ * issue", "Datum izdavanja"), so those are no bare words.
+ */
+function isQualified(view: DocumentView, hit: LabelHit): boolean {
+  if (!BARE_DATE.has(hit.phrase)) return false;
+  const height = Math.max(hit.row.height, view.bodyHeight);
+  const first = hit.row.tokens[hit.start]!;
+  const last = hit.row.tokens[hit.end - 1]!;
+  const before = hit.row.tokens[hit.start - 1];
+  const after = hit.row.tokens[hit.end];
+  const near = (a: { u: { x1: number } }, b: { u: { x0: number } }) => (b.u.x0 - a.u.x1) / height < 1.5;
+  const word = /^\p{L}{3,}:?$/u;
+  if (before && near(before, first) && word.test(before.text) && !before.text.endsWith(':')) return true;
+  return (
+    !last.text.endsWith(':') &&
+    !hit.inline &&
+    after !== undefined &&
+    near(last, after) &&
+    word.test(after.text)
+  );
 }
 
 function mergeDates(list: Candidate[]): Candidate[] {

@@ -86,7 +86,7 @@ export function findCurrency(
 }
 
 /** Symbols of two characters that stand alone for their currency ("4 440 Ft", "TOTAL RM"). */
-const SHORT_SYMBOLS: ReadonlySet<string> = new Set(['RM', 'Rm', 'Ft', 'Rp', 'S/', 'zł', 'Kč', 'R$']);
+const SHORT_SYMBOLS: ReadonlySet<string> = new Set(['RM', 'Rm', 'Ft', 'Rp', 'S/', 'zł', 'Kč', 'Kc', 'R$']);
 
 /**
  * Countries whose currency has no symbol of its own in print (or shares "$"), and what in the text

@@ -1,9 +1,9 @@
 import { LABELS, type LabelSet } from '../labels.js';
 import { READERS, type Reader } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
-import type { DocumentView } from '../view.js';
+import type { DocumentView, ViewToken } from '../view.js';
 import { customerBlockTokens } from './customer-block.js';
-import { findLabels, patternValues, valuesNear, type Candidate } from '../label-search.js';
+import { findLabels, patternValues, valuesNear, type Candidate, type LabelHit } from '../label-search.js';
 
 /** Labels that announce the customer's id, not the supplier's. */
 const CUSTOMER_ID = /client|customer|kunde|klant|acheteur|buyer|destinataire/i;
@@ -31,8 +31,42 @@ function labelled(
   maxTokens: number,
 ): Candidate[] {
   return findLabels(view, LABELS[set]!)
-    .filter((hit) => !hit.row.tokens.slice(hit.start, hit.end + 2).some((t) => CUSTOMER_ID.test(t.text)))
+    .filter((hit) => !nearHit(view, hit).some((t) => CUSTOMER_ID.test(t.text)))
     .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens, below: true, maxRightGap: 20 }));
+}
+
+/** Words and marks of a telephone number ("Tel. +972 4 855 2210"): the digits after them are no id. */
+const PHONE_WORD = /^(tel|tél|telefon|telephone|téléphone|phone|ph|fax|mob|mobile|hp|call)\b|^\+\d/i;
+
+/** A candidate right after a telephone's label or its country calling code, within three words. */
+function afterContactWord(view: DocumentView, candidate: Candidate): boolean {
+  const first = candidate.tokens[0];
+  if (!first) return false;
+  const row = view.rows[first.row]!;
+  return row.tokens.slice(Math.max(0, first.col - 3), first.col).some((t) => PHONE_WORD.test(t.text));
+}
+
+/**
+ * A label's words and the two after it, up to a wide gap: another column's words on the same row
+ * ("Fed. Tax ID: 62-1847305 ... Customer No.") say nothing of whose id it is.
+ */
+function nearHit(view: DocumentView, hit: LabelHit): ViewToken[] {
+  const height = Math.max(hit.row.height, view.bodyHeight);
+  const out = hit.row.tokens.slice(hit.start, hit.end);
+  for (const t of hit.row.tokens.slice(hit.end, hit.end + 2)) {
+    if ((t.u.x0 - out[out.length - 1]!.u.x1) / height > 4) break;
+    out.push(t);
+  }
+  return out;
+}
+
+/** Without a check digit's certainty the same number as a checked id with its country's prefix is that id. */
+function withoutBareCopies(list: Candidate[]): Candidate[] {
+  const checked = list.filter((c) => c.quality >= 1).map((c) => c.value);
+  return list.filter(
+    (c) =>
+      c.quality >= 1 || !checked.some((v) => v !== c.value && /^\d+$/.test(c.value) && v.includes(c.value)),
+  );
 }
 
 function best(list: Candidate[]): Candidate[] {
@@ -61,14 +95,14 @@ export function findIdentifiers(
   Candidate[]
 > {
   const taxRead = READERS.taxId!;
-  const vatLabelled = labelled(view, 'supplierTaxId', taxRead, hints, 4);
+  const vatLabelled = labelled(view, 'supplierTaxId', taxRead, hints, 6);
   // VAT ids with a country prefix, and India's GSTIN (its state code and check character), are
   // recognisable on their own.
   const vatAnywhere = patternValues(
     view,
     (text, h) => (/^[A-Z]{2}|^\d{2}[A-Z]{5}\d{4}/i.test(text.trim()) ? taxRead(text, h) : undefined),
     hints,
-    4,
+    6,
     0.55,
   ).filter((c) => c.quality >= 1);
   const customerTokens = new Set(
@@ -78,8 +112,8 @@ export function findIdentifiers(
   // last resort, far behind any other.
   const buyerBlock = customerBlockTokens(view);
   const supplierTaxId = best(
-    [...vatLabelled, ...vatAnywhere]
-      .filter((c) => !c.tokens.some((t) => customerTokens.has(t.id)))
+    withoutBareCopies([...vatLabelled, ...vatAnywhere])
+      .filter((c) => !c.tokens.some((t) => customerTokens.has(t.id)) && !afterContactWord(view, c))
       .map((c) =>
         c.tokens.some((t) => buyerBlock.has(t.id))
           ? { ...c, score: c.score * 0.3, source: `${c.source}+buyer-block` }
@@ -106,7 +140,10 @@ export function findIdentifiers(
     view,
     'iban',
     (text) => {
-      const compact = text.replace(/\s+/g, '').toUpperCase();
+      const compact = text
+        .replace(/[.,;:]+$/, '')
+        .replace(/\s+/g, '')
+        .toUpperCase();
       return /^[A-Z]{2}\d{2}[A-Z0-9]{6,30}$/.test(compact) || /^[A-Z]{2}\d{6,30}$/.test(compact)
         ? { value: compact, norm: compact, quality: 0.5 }
         : undefined;

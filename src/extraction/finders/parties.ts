@@ -30,12 +30,18 @@ const COMPANY = new Set(COMPANY_WORDS);
 const ADDRESS = new Set(ADDRESS_WORDS);
 const NOT_A_NAME =
   /\b(invoice|tax invoice|rechnung|facture|factuur|faktura|factura|fattura|fatura|lasku|doklad|kvittering|kvitto|paragon|scontrino|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|for shopping|logo)\b/i;
+/** A person at the till or the table under their role's label ("Server: Marisol", "Obsluha: Petra"). */
+const PERSON_LABEL =
+  /^(server|your server|waiter|waitress|clerk|operator|attendant|served by|driver|kasjer|obsluha|natakar|pénztáros|kassierer|bediener|caissier|caissière|cajero|cajera|mesero|camarero|cameriere|ober)\s*:/i;
+
 /**
  * Words of headings and till lines, never of a shop's name, as OCR may misread them one letter off
  * ("TAX INVQICE", "CHANGF"): a line holding one is no name.
  */
 const HEADING_WORDS_NOT_NAMES = [
   'invoice',
+  // "Copia di cortesia", "copia cliente": a copy's heading.
+  'copia',
   'receipt',
   'cashier',
   'change',
@@ -64,7 +70,17 @@ function holdsHeadingWord(tokens: readonly ViewToken[]): boolean {
 const CONTACT =
   /(@|www\.|https?:|\bt[ée]l\b|\bt[ée]l[ée]phone\b|\bphone\b|\bfax\b|\bfon\b|\bemail\b|\be-mail\b|\bmobile\b|\bh\/p\b|\bwebsite\b|\bhp\b|\bwhats ?app\b)/i;
 const TAX_LINE =
-  /\b(gst|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax)\b/i;
+  /\b(gst|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst|ondernemingsnr|kbo)\b/i;
+
+/** A VAT id's shape: a country's two letters glued to eight to twelve digits. */
+const VAT_ID_SHAPE = /\b[A-Z]{2}\d{8,12}\b/;
+
+/** A shop's number over its address ("Store #04471", "Station #2218", "Filiale 0433"): no address line. */
+const STORE_LINE =
+  /^(store|str|station|branch|shop|outlet|filiale|filiaal|stanice|location|site|loja|tienda|sucursal|magasin)\s*(#|no\.?|nr\.?|n°)?\s*\d+\b/i;
+
+/** A date or a time of day: a receipt's line, not an address's ("2025-01-30 17:44"). */
+const DATE_OR_TIME = /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{1,2}:\d{2}\b/;
 
 /** Words far apart on a row (more than this many row heights) belong to different segments. */
 const SEGMENT_GAP = 4;
@@ -144,7 +160,8 @@ const COMPANY_NUMBER = /\d{4,8}-[A-Z]\b/;
 const LABELLED = /\p{L}\.?\s*:\s*\S|\s:\s/u;
 
 function isAddressLine(segment: Segment): boolean {
-  if (REGISTRATION.test(segment.text.trim())) return false;
+  if (REGISTRATION.test(segment.text.trim()) || STORE_LINE.test(segment.text.trim())) return false;
+  if (DATE_OR_TIME.test(segment.text)) return false;
   if (segment.tokens.length <= 4 && COMPANY_NUMBER.test(segment.text)) return false;
   // A labelled value ("Served by: Ann", "Points : 310"), whatever OCR made of its label: addresses print
   // colons only after a number's "No" ("Lot No: G1").
@@ -412,7 +429,13 @@ function headerScore(
   if (segment.order === context.firstTextual) score += 0.2;
   else if (segment.order - context.firstTextual <= 2 && segment.order > context.firstTextual) score += 0.05;
   if ((context.repeated.get(normaliseText(segment.key)) ?? 0) > 1) score += 0.1;
-  if (NOT_A_NAME.test(nameText) || holdsHeadingWord(tokens) || /\bcash sale\b/i.test(nameText)) score -= 0.35;
+  if (
+    NOT_A_NAME.test(nameText) ||
+    holdsHeadingWord(tokens) ||
+    /\bcash sale\b/i.test(nameText) ||
+    PERSON_LABEL.test(nameText)
+  )
+    score -= 0.35;
   // Words ending a sentence ("Save money. Live better."): a slogan. (Legal forms and short
   // abbreviations end in a dot too: "Inc.", "Corp.", "Bros.")
   if (
@@ -524,11 +547,14 @@ function addressAfter(
         continue;
       }
       const address = isAddressLine(segment);
+      // A VAT id on a line of its own ("BE0726431812") ends an address, whatever its label.
+      if (parts.length > 0 && VAT_ID_SHAPE.test(segment.text)) break;
       if (parts.length === 0) {
         // Before the address: registration numbers, tax ids, stray marks and the operating company's
         // name under a shop's name ("Elitetrax Marketing Sdn Bhd (616227-D)") are passed.
         if (
           !address ||
+          STORE_LINE.test(segment.text.trim()) ||
           hasLegalForm(segment.tokens) >= 0 ||
           CONTACT.test(segment.text) ||
           /\b(gst|vat|sst|reg|co\.? ?no|company no)\b/i.test(segment.text) ||
@@ -569,6 +595,7 @@ function addressAfter(
   }
   if (parts.length === 0) return [];
   const text = parts
+    .map(withoutLineLabel)
     .map((p) =>
       p
         .map((t) => t.text)
@@ -587,6 +614,20 @@ function addressAfter(
       source: 'after-name',
     },
   ];
+}
+
+/**
+ * An address line without the label an e-invoice viewer prints before it ("PLZ / Ort (BT-38 / BT-37):
+ * 04155 Leipzig"): the words up to a colon, when they name a term code or a line of an address.
+ */
+function withoutLineLabel(tokens: ViewToken[]): ViewToken[] {
+  const colon = tokens.slice(0, 8).findIndex((t) => t.text.endsWith(':'));
+  if (colon < 0 || colon === tokens.length - 1) return tokens;
+  const label = tokens.slice(0, colon + 1);
+  const named =
+    label.some((t) => /^\(?B[TG]-\d+/.test(t.text)) ||
+    OTHER_LINE_LABEL.test(label.map((t) => t.key).join(' '));
+  return named ? tokens.slice(colon + 1) : tokens;
 }
 
 /** Label sets whose labels head other columns of a row of headings. */
@@ -638,7 +679,7 @@ function startsItsColumn(view: DocumentView, hit: LabelHit): boolean {
 
 /** Labels of a party's name inside its block: "Firmenname: ACME GmbH", "Company name: ...". */
 const NAME_LABEL =
-  /^(name|company|company name|business name|firma|firmenname|name der firma|raison sociale|nom|dénomination|denomination|naam|bedrijfsnaam|empresa|razón social|razon social|nombre|ragione sociale|denominazione)$/;
+  /^(name|company|company name|business name|firma|firmenname|name der firma|raison sociale|nom|dénomination|denomination|naam|bedrijfsnaam|empresa|razón social|razon social|nombre|ragione sociale|denominazione|nazwa|nazwa firmy|naziv|név|nev|megnevezés|denumire|denumirea|nimi|navn|namn|názov|nazov|název|nazev|pavadinimas|nosaukums|nimetus)$/;
 
 /**
  * A line under a party's heading that prints its name after a label of names ("Firmenname: Kunden AG

@@ -24,15 +24,29 @@ export function findReferences(
       )
       // The value next to its label, up to 40 row heights right of it: summary boxes print labels on
       // the left and values right-aligned (`Invoice Number:` ... `42183017`).
-      .flatMap((hit) =>
-        valuesNear(view, hit, read, hints, { maxTokens: 1, below: true, maxRightGap: 40, adjacent: true }),
-      )
+      .flatMap((hit) => [
+        ...valuesNear(view, hit, read, hints, { maxTokens: 1, below: true, maxRightGap: 40, adjacent: true }),
+        // A series' letters before the number ("PO 4700023119", "FS 2025A3/18734", "FT 2025/312").
+        ...valuesNear(view, hit, read, hints, {
+          maxTokens: 2,
+          below: true,
+          maxRightGap: 40,
+          adjacent: true,
+        }).filter(
+          (c) => c.tokens.length === 2 && isSeriesPrefix(c.tokens[0]!.text) && /\d/.test(c.tokens[1]!.text),
+        ),
+      ])
       .filter((c) => !c.tokens.some((t) => NOT_A_REFERENCE.test(t.key)))
       .map((c) => ({ ...c, score: c.score * plausibility(c.value) }));
   const purchaseOrderNo = rank(collect('purchaseOrderNo'));
   const poTokens = new Set(purchaseOrderNo.flatMap((c) => c.tokens.map((t) => t.id)));
   const referenceNo = rank(collect('referenceNo').filter((c) => !c.tokens.some((t) => poTokens.has(t.id))));
   return { referenceNo, purchaseOrderNo };
+}
+
+/** Letters of a document series before its number: capitals, not a number's own label ("No", "Nr"). */
+function isSeriesPrefix(text: string): boolean {
+  return /^[A-Z]{1,4}$/.test(text) && !/^(NO|NR|N|NUM|REF|DATE)$/.test(text);
 }
 
 /** Phone numbers, long pure digit runs and words with a single digit are poorer references. */

@@ -106,6 +106,7 @@ const SYMBOLS: Readonly<Record<string, SymbolInfo>> = withoutPrototype({
   'Kr.': { code: 'SEK', family: ['SEK', 'NOK', 'DKK', 'ISK'] },
   zł: { code: 'PLN' },
   Kč: { code: 'CZK' },
+  Kc: { code: 'CZK' },
   Ft: { code: 'HUF' },
   'Fr.': { code: 'CHF' },
   'SFr.': { code: 'CHF' },
