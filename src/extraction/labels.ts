@@ -176,6 +176,9 @@ export const LABELS: Record<string, LabelSet> = {
       'gesamtbetrag der abschläge',
       'summe der zuschläge',
       'summe der abschläge',
+      'summe der nettobeträge',
+      'summe der nettobeträge aller positionen',
+      'summe der positionen',
       'total tax',
       'total taxes',
       'total gst',
@@ -1048,7 +1051,6 @@ export const LABELS: Record<string, LabelSet> = {
       'oorspronkelijke factuur',
       'factura rectificada',
       'factura original',
-      "facture d'acompte",
       // Indian invoices' other numbers: the e-way bill's, the delivery note's, the dispatch document's,
       // the e-invoice acknowledgement's, the lorry receipt's.
       'e-way bill no',

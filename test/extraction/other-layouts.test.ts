@@ -917,6 +917,67 @@ describe('layouts of other sources', () => {
     });
   });
 
+  it('a VAT summary whose amounts set thousands off with a space, beside a totals column that interleaves its rows; "Sum ekskl. MVA", "einschließlich Umsatzsteuer"', async () => {
+    const be = sheet();
+    be.put(40, 50, 'Brasserie du Canal SRL', 14, true);
+    be.put(40, 319, 'Taux TVA', 8, true);
+    be.put(131, 319, 'Base', 8, true);
+    be.put(204, 319, 'TVA', 8, true);
+    be.put(40, 331, '21 %', 8);
+    be.put(120, 331, '1 891,20', 8);
+    be.put(195, 331, '397,15', 8);
+    be.put(40, 343, '6 %', 8);
+    be.put(129, 343, '55,80', 8);
+    be.put(204, 343, '3,35', 8);
+    be.put(40, 355, '0 %', 8);
+    be.put(125, 355, '120,00', 8);
+    be.put(204, 355, '0,00', 8);
+    be.put(40, 369, 'Total', 8, true);
+    be.put(119, 369, '2 067,00', 8, true);
+    be.put(195, 369, '400,50', 8, true);
+    be.put(380, 319, 'Total HTVA', 9.5);
+    be.put(505, 319, '2 067,00 €', 9.5);
+    be.put(380, 334, 'Total TVA', 9.5);
+    be.put(513, 334, '400,50 €', 9.5);
+    be.put(380, 349, 'Total à payer', 9.5, true);
+    be.put(505, 349, '2 467,50 €', 9.5, true);
+    expectValues(await extractLines(engine, be.lines, ['invoices:2']), {
+      'invoice.subTotal': '2067.00',
+      'invoice.tax': '400.50',
+      'invoice.total': '2467.50',
+    });
+    const no = sheet();
+    no.put(40, 50, 'Vestland Kontor AS', 14, true);
+    no.put(340, 352, 'Sum ekskl. MVA', 8.5);
+    no.put(517, 352, '98 050,00', 8.5);
+    no.put(340, 366, 'MVA', 8.5);
+    no.put(517, 366, '24 272,50', 8.5);
+    no.put(340, 380, 'Sum inkl. MVA', 8.5);
+    no.put(512, 380, '122 322,50', 8.5);
+    expectValues(await extractLines(engine, no.lines, ['invoices:2']), {
+      'invoice.subTotal': '98050.00',
+      'invoice.tax': '24272.50',
+      'invoice.total': '122322.50',
+    });
+    const de = sheet();
+    de.put(40, 50, 'Elbe Fachbuch GmbH', 14, true);
+    de.put(40, 424, 'Summe der Nettobeträge aller Positionen (BT-106):', 7.5);
+    de.put(300, 424, '2.144,70', 7.5);
+    de.put(40, 445, 'Summe der Zuschläge (BT-108):', 7.5);
+    de.put(311, 445, '12,90', 7.5);
+    de.put(40, 455.5, 'Gesamtbetrag ohne Umsatzsteuer (BT-109):', 7.5);
+    de.put(300, 455.5, '2.157,60', 7.5);
+    de.put(40, 466, 'Summe Umsatzsteuer (BT-110):', 7.5);
+    de.put(307, 466, '310,59', 7.5);
+    de.put(40, 476.5, 'Gesamtbetrag einschließlich Umsatzsteuer (BT-112):', 7.5);
+    de.put(300, 476.5, '2.468,19', 7.5);
+    expectValues(await extractLines(engine, de.lines, ['invoices:2']), {
+      'invoice.subTotal': '2157.60',
+      'invoice.tax': '310.59',
+      'invoice.total': '2468.19',
+    });
+  });
+
   it('a utility bill\'s "SERVICE FOR" and a statement\'s "RESPONSIBLE PARTY" head the customer', async () => {
     const s = sheet();
     s.put(40, 50, 'Tri-County Electric Cooperative', 14, true);

@@ -181,7 +181,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
 
 /** Words after a tax label that make it the total's: the amount includes the tax. */
 const INCLUDED =
-  /^(inc|incl|inkl|inclusive|included|including|incluido|incluida|incluidos|inclus|incluse|compris|comprise|compreso|inbegriffen|inclusief)$/;
+  /^(inc|incl|inkl|inclusive|included|including|incluido|incluida|incluidos|inclus|incluse|compris|comprise|compreso|inbegriffen|inclusief|inklusive|inkludert|inklusiv|včetně|vcetne|vrátane|vratane|einschließlich|einschliesslich)$/;
 
 /**
  * A tip written on a restaurant's receipt is charged with the total: when the total plus the printed
@@ -221,7 +221,7 @@ const TOTAL_WORDS = /^(total|totaal|totale|summe|gesamt|gesamtbetrag|montant|imp
 
 /** Words before a tax label that make it the subtotal's: the amount before tax. */
 const EXCLUDED =
-  /^(ex|without|excl|excluding|exclusive|excluded|before|ohne|exkl|hors|sans|exclusief|zonder|sin|senza|esclusa|escluso|sem|bez|be|fara|fără|uten|utan|ilman)$/;
+  /^(ex|without|excl|excluding|exclusive|excluded|before|ohne|exkl|hors|sans|exclusief|zonder|sin|senza|esclusa|escluso|sem|bez|be|fara|fără|uten|utan|ilman|ekskl|eksklusive|exklusive)$/;
 
 /** Words after a tax label that make it the subtotal's ("ÁFA nélkül", Hungarian "without VAT"). */
 const EXCLUDED_AFTER = /^(nélkül|nelkul)$/;

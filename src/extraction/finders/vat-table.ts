@@ -28,11 +28,19 @@ function taxRow(row: Row, net: RowAmount, tax: RowAmount, gross: number, total: 
 /** The amounts of a row (a rate's "19 %" and counts without decimals aside), left to right. */
 function rowAmounts(row: Row, hints: AmountHints): RowAmount[] {
   const out: RowAmount[] = [];
-  for (const token of row.tokens) {
-    if (token.text.includes('%') || !/\d[.,]\d{2}\b/.test(token.text)) continue;
-    const parsed = parseAmount(token.text, hints);
+  row.tokens.forEach((token, i) => {
+    if (token.text.includes('%') || !/\d[.,]\d{2}\b/.test(token.text)) return;
+    // Thousands set off by a space split an amount in two tokens ("11 852,00"): joined again when the
+    // part before is one to three digits right beside it.
+    const before = row.tokens[i - 1];
+    const joined =
+      before !== undefined &&
+      /^-?\d{1,3}$/.test(before.text) &&
+      /^\d{3}[.,]\d{2}$/.test(token.text) &&
+      token.u.x0 - before.u.x1 < 0.6 * token.height;
+    const parsed = parseAmount(joined ? `${before.text}${token.text}` : token.text, hints);
     if (parsed) out.push({ token, value: parsed.value });
-  }
+  });
   return out;
 }
 
@@ -53,6 +61,21 @@ function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
     if (tax >= 0 && tax < net && Math.abs(net * rate - tax) <= 0.011 + 0.01 * tax)
       return taxRow(row, n, t, n.value + t.value, false);
   }
+  // The rate printed as a number in its own column ("%IVA | ... | Imponibile | Imposta": "22,00 ...
+  // 5.140,00  1.130,80"): left of a base and a tax that are that rate of it.
+  if (rate === undefined) {
+    for (let r = 0; r < amounts.length; r++) {
+      const percent = amounts[r]!.value;
+      if (percent < 1 || percent > 30) continue;
+      for (let i = r + 1; i < amounts.length; i++)
+        for (let j = i + 1; j < amounts.length; j++) {
+          const [n, t] = [amounts[i]!, amounts[j]!];
+          if (t.value <= 0 || t.value >= n.value) continue;
+          if (Math.abs((n.value * percent) / 100 - t.value) <= 0.011 + 0.001 * t.value)
+            return taxRow(row, n, t, n.value + t.value, false);
+        }
+    }
+  }
   if (amounts.length < 3) return undefined;
   // Three of the row's amounts where two add up to the third (the gross, printed last or first:
   // "Netto Steuer Brutto", "Brutto Netto MWST"), the tax smaller than the net.
@@ -68,6 +91,14 @@ function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
         if (rate !== undefined && Math.abs(net * rate - tax) > 0.011 + 0.01 * tax) continue;
         return taxRow(row, n, t, g.value, TOTAL_WORD.test(row.tokens[0]!.key));
       }
+  // A rate, its base and its tax beside another column's amount on the same row ("12 %  2 762,50
+  // 331,50        Total TVAC  5 657,99").
+  if (rate !== undefined)
+    for (let i = 0; i + 1 < amounts.length; i++) {
+      const [n, t] = [amounts[i]!, amounts[i + 1]!];
+      if (t.value >= 0 && t.value < n.value && Math.abs(n.value * rate - t.value) <= 0.011 + 0.01 * t.value)
+        return taxRow(row, n, t, n.value + t.value, false);
+    }
   return undefined;
 }
 
@@ -103,6 +134,12 @@ export function findVatTable(
     if (taxRow && (headed || RATE.test(row.tokens.map((t) => t.text).join(' ')) || current.length > 0)) {
       current.push(taxRow);
       continue;
+    }
+    // A row of another column only, right of the table ("Total à payer  1.257,50" between two rates'
+    // rows): the table goes on under it.
+    if (current.length > 0) {
+      const right = Math.max(...current.map((r) => r.tax.u.x1));
+      if (row.tokens.every((t) => t.u.x0 > right)) continue;
     }
     if (current.length > 0) tables.push(current);
     current = [];

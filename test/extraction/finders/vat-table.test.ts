@@ -24,6 +24,15 @@ describe('VAT summary tables', () => {
     expect(found).toEqual({ tax: ['0.55'], subTotal: ['5.08'], words: [['0,55']] });
   });
 
+  it('read a rate printed as a number in its own column, left of the base and the tax', () => {
+    const found = read([
+      ['Esigibilità', '%IVA', 'Totale', 'imponibile', 'Totale', 'imposta'],
+      ['I', '22,00', '0,00', '5.140,00', '1.130,80'],
+      ['I', '4,00', '0,00', '3.600,00', '144,00'],
+    ]);
+    expect(found).toEqual({ tax: ['1274.80'], subTotal: ['8740.00'], words: [['1.130,80', '144,00']] });
+  });
+
   it('sum their rows where no total row is printed, under a heading or with a rate in each row', () => {
     expect(
       read([
