@@ -976,6 +976,48 @@ describe('layouts of other sources', () => {
     });
   });
 
+  it('GST lines with the rate glued to the tax\'s name ("CGST9 (9%)") add up to the tax; Indian digit grouping', async () => {
+    const s = sheet();
+    s.put(36, 50, 'Kaveri Cloud Systems Pvt. Ltd.', 14, true);
+    s.put(380, 390, 'Sub Total', 8.5);
+    s.put(510, 390, '1,36,400.00', 8.5);
+    s.put(380, 405.8, 'CGST9 (9%)', 8.5);
+    s.put(521, 405.8, '12,276.00', 8.5);
+    s.put(380, 421.8, 'SGST9 (9%)', 8.5);
+    s.put(521, 421.8, '12,276.00', 8.5);
+    s.put(380, 437.8, 'Total', 9, true);
+    s.put(497, 437.8, 'Rs.1,60,952.00', 9, true);
+    s.put(380, 453.8, 'Payment Made', 8.5);
+    s.put(510, 453.8, '(-) 80,000.00', 8.5);
+    s.put(380, 471.8, 'Balance Due', 9, true);
+    s.put(505, 471.8, 'Rs.80,952.00', 9, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'invoice.subTotal': '136400.00',
+      'invoice.tax': '24552.00',
+      'invoice.total': '160952.00',
+      'invoice.amountDue': '80952.00',
+    });
+  });
+
+  it('under a logo, the supplier\'s own name and street are no unlabelled recipient when "BILL TO" names the customer', async () => {
+    const s = sheet();
+    s.put(40, 62, 'BLUESTEM', 22, true);
+    s.put(42, 75, 'TREE  CARE', 7.5);
+    s.put(473, 62, 'INVOICE', 24, true);
+    s.put(40, 104, 'Bluestem Tree Care LLC', 9, true);
+    s.put(40, 116, '2817 Cedar Hollow Dr', 9);
+    s.put(40, 128, 'Round Rock, TX 78681', 9);
+    s.put(40, 196, 'BILL TO', 8, true);
+    s.put(40, 209, 'Lakeview Commons HOA', 9);
+    s.put(40, 221, '4400 N Lamar Blvd Ste 210', 9);
+    s.put(40, 233, 'Austin, TX 78756', 9);
+    s.put(430, 196, 'INVOICE #', 9, true);
+    s.put(552, 196, '1047', 9);
+    expect((await extractLines(engine, s.lines, ['invoices:2'])).value('document.customerName')).toBe(
+      'Lakeview Commons HOA',
+    );
+  });
+
   it('a utility bill\'s "SERVICE FOR" and a statement\'s "RESPONSIBLE PARTY" head the customer', async () => {
     const s = sheet();
     s.put(40, 50, 'Tri-County Electric Cooperative', 14, true);

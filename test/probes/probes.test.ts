@@ -44,11 +44,13 @@ const FLOORS: Record<string, number> = {
   'invoices-c': 0.9,
   'invoices-d': 0.87,
   'invoices-e': 0.88,
+  'invoices-f': 0.87,
   'receipts-a': 0.96,
   'receipts-b': 0.96,
   'receipts-c': 0.88,
   'receipts-d': 0.88,
   'receipts-e': 0.96,
+  'receipts-f': 0.9,
 };
 
 const engine = textOnlyEngine();

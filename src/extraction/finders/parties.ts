@@ -808,6 +808,9 @@ function unlabelledRecipient(
     const box = segment.tokens[0]!.box;
     if (box.y0 <= supplierTop + 0.01 || box.y0 > 0.5) continue;
     if (segment.order === supplier.order || normaliseText(segment.key) === supplierKey) continue;
+    // The supplier's full name under its logo ("GREENLINE" over "Greenline Landscape Services LLC").
+    const logoWord = supplierKey.split(' ')[0]!;
+    if (logoWord.length >= 4 && normaliseText(segment.key).startsWith(`${logoWord} `)) continue;
     // (A company's name may hold an address word: "Brouwerij De Kade B.V.", kade a quay.)
     if (!isNameLike(segment.text) || isStreetLine(segment) || NOT_A_NAME.test(segment.text)) continue;
     // (The rest of its line cut off by a mark is a sender's line, "Supplier GmbH · Street 1"; by a wide
