@@ -774,10 +774,6 @@ function nameBelow(view: DocumentView, segments: Segment[], label: ViewToken): S
   return undefined;
 }
 
-/**
- * A name-like line in the upper half of the first page, below the supplier's name, that starts a block
- * of its column with a street under it: the recipient of a letter.
- */
 /** A money amount printed with its cents ("1.236,00", "$9,600.00"). */
 const MONEY = /\d[.,]\d{2}\b/;
 
@@ -796,6 +792,10 @@ interface Labelled {
   tokens: ReadonlySet<number>;
 }
 
+/**
+ * A name-like line in the upper half of the first page, below the supplier's name, that starts a block
+ * of its column with a street under it: the recipient of a letter.
+ */
 function unlabelledRecipient(
   view: DocumentView,
   segments: Segment[],
