@@ -873,21 +873,17 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
   // "Customer VAT Number", "Customer reference", "Kundennummer": labels of other things.
   const notAName =
     /^(vat|tax|number|no|nr|id|tva|ref|reference|code|nummer|account|order|gln|service|care|support|portal|since)$/;
-  /** Tokens of the labels of other fields: a row of headings (number, date, order, due date). */
-  const otherLabels = new Set(
-    OTHER_HEADINGS.flatMap((set) =>
-      findLabels(view, LABELS[set]!).flatMap((hit) =>
-        hit.row.tokens.slice(hit.start, hit.end).map((t) => t.id),
-      ),
-    ),
-  );
+  const labelWords = (hits: readonly LabelHit[]): number[] =>
+    hits.flatMap((hit) => hit.row.tokens.slice(hit.start, hit.end).map((t) => t.id));
+  /** The labels of other fields: a row of headings (number, date, order, due date). */
+  const otherLabelHits = OTHER_HEADINGS.flatMap((set) => findLabels(view, LABELS[set]!));
+  const otherLabels = new Set(labelWords(otherLabelHits));
   // Labels of other blocks: their words, the rows of parties' headings ("Customer   Deliver to") and
   // the rows that hold two or more other labels ("INVOICE NO.  DATE  TERMS"). One such label on a row
   // is another column's ("Invoice no." right of the recipient's name).
   const partyLabels = ['supplier', 'customerName'].flatMap((set) =>
     findLabels(view, LABELS[set]!).filter((hit) => hit.phrase !== 'to'),
   );
-  const otherLabelHits = OTHER_HEADINGS.flatMap((set) => findLabels(view, LABELS[set]!));
   const hitsPerRow = new Map<number, number>();
   for (const hit of otherLabelHits) hitsPerRow.set(hit.row.index, (hitsPerRow.get(hit.row.index) ?? 0) + 1);
   const labelled: Labelled = {
@@ -895,11 +891,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
       ...partyLabels.map((hit) => hit.row.index),
       ...[...hitsPerRow].filter(([, n]) => n >= 2).map(([row]) => row),
     ]),
-    tokens: new Set(
-      [...partyLabels, ...otherLabelHits].flatMap((hit) =>
-        hit.row.tokens.slice(hit.start, hit.end).map((t) => t.id),
-      ),
-    ),
+    tokens: new Set([...labelWords(partyLabels), ...otherLabels]),
   };
   for (const hit of findLabels(view, CUSTOMER_LABELS)) {
     // (The word right after the label, not another column's: "Invoice to        Service address".)
