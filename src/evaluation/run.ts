@@ -27,6 +27,7 @@ import { crossValidatedFields } from './ranker-training.js';
 import { groundTruths, openCorpus } from './corpus-layers.js';
 import { evaluateSplit } from './split-eval.js';
 import { evaluateLearning } from './learn-eval.js';
+import { scoreLineItems } from './line-item-scoring.js';
 import { productFor, scoreCorpus, type GroundTruth, type PredictedField } from './scoring.js';
 
 const pct = (v: number | null): string => (v === null ? '    -' : (v * 100).toFixed(1).padStart(5));
@@ -210,6 +211,23 @@ async function main(): Promise<void> {
   log(
     `  ECE ${report.ece.toFixed(3)}; confidence >= 0.9: n=${report.highConfidence.n}, precision ${pct(report.highConfidence.precision)} %`,
   );
+  const tables = truths
+    .filter((gt) => gt.line_items)
+    .map((gt) => ({
+      truth: gt.line_items!,
+      table: predictions.get(gt.file)?.find((f) => /line_?items$/iu.test(f.name))?.value ?? null,
+    }));
+  if (tables.length > 0) {
+    // As score.py's `line items:` line (the table field is fitted by nothing: the same in every fold).
+    const li = scoreLineItems(tables);
+    log(
+      `\nline items: ${li.docs} documents, rows true ${li.rowsTrue}, predicted ${li.rowsPredicted}: ` +
+        `P ${li.precision.toFixed(3)} R ${li.recall.toFixed(3)} F1 ${li.f1.toFixed(3)}; cells ` +
+        Object.entries(li.cells)
+          .map(([c, v]) => `${c} ${v.accuracy === null ? '-' : v.accuracy.toFixed(2)} (${v.correct}/${v.n})`)
+          .join(', '),
+    );
+  }
 
   if (values.cv === 'family') {
     // Everything fitted from data is fitted again without the family scored: the ranking models and

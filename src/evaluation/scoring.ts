@@ -1,4 +1,5 @@
 import { sequenceRatio } from '../core/sequence-ratio.js';
+import type { TrueLineItem } from './line-item-scoring.js';
 
 /**
  * The corpus scoring rules of the reference scorer score.py, in TypeScript: the same vocabulary mapping, the
@@ -111,6 +112,8 @@ export interface GroundTruth {
   source?: string;
   fields: Record<string, string | null>;
   accept?: Record<string, string[]>;
+  /** The item table's rows (some e-invoices), scored apart from the fields (./line-item-scoring.ts). */
+  line_items?: TrueLineItem[];
 }
 
 export interface PredictedField {

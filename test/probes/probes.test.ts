@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scoreLineItems, type TrueLineItem } from '../../src/evaluation/line-item-scoring.js';
 import { KIND, sameValue, type ValueKind } from '../../src/evaluation/scoring.js';
 import type { TextLine } from '../helpers/make-documents.js';
 import { extractPages, textOnlyEngine } from '../helpers/make-invoices.js';
@@ -14,6 +15,8 @@ interface ProbeCase {
   name: string;
   product: 'invoices:2' | 'receipts:1';
   want: Record<string, string>;
+  /** The item table's rows, for the sets that print one (scored as score.py scores line items). */
+  line_items?: TrueLineItem[];
   pages: Array<{ width?: number; height?: number; lines: Array<[string, number, number, number, 0 | 1]> }>;
 }
 
@@ -53,6 +56,9 @@ const FLOORS: Record<string, number> = {
   'receipts-f': 0.9,
 };
 
+/** The sets with item tables and the row F1 (score.py's line-item rules) each must keep. */
+const LINE_ITEM_FLOORS: Record<string, number> = {};
+
 const engine = textOnlyEngine();
 afterAll(() => engine.close());
 
@@ -69,6 +75,7 @@ describe('probe documents of other sources', () => {
     const byField = new Map<string, { n: number; right: number }>();
     let n = 0;
     let right = 0;
+    const tables: Array<{ truth: TrueLineItem[]; table: unknown }> = [];
     for (const c of cases) {
       const pages = c.pages.map((p) => ({
         ...(p.width ? { width: p.width } : {}),
@@ -76,6 +83,7 @@ describe('probe documents of other sources', () => {
         lines: p.lines.map(([text, x, y, size, bold]): TextLine => ({ text, x, y, size, bold: bold === 1 })),
       }));
       const doc = await extractPages(engine, pages, [c.product]);
+      if (c.line_items) tables.push({ truth: c.line_items, table: doc.value('invoice.lineitems') });
       for (const [field, want] of Object.entries(c.want)) {
         const got = doc.value(field);
         const ok = got !== null && sameValue(KIND_OF[field] ?? 'text', String(got), want);
@@ -94,6 +102,16 @@ describe('probe documents of other sources', () => {
     report.push(`${set}: ${right}/${n} (${((100 * right) / n).toFixed(1)} %)`);
     for (const [field, t] of [...byField].sort())
       report.push(`  ${field.padEnd(26)} ${String(t.right).padStart(3)}/${t.n}`);
+    if (tables.length > 0) {
+      const li = scoreLineItems(tables);
+      const cells = Object.entries(li.cells)
+        .map(([c, v]) => `${c} ${v.accuracy === null ? '-' : v.accuracy.toFixed(2)} (${v.correct}/${v.n})`)
+        .join(' ');
+      report.push(
+        `  line items: docs=${li.docs} rows_true=${li.rowsTrue} rows_pred=${li.rowsPredicted} P=${li.precision.toFixed(3)} R=${li.recall.toFixed(3)} F1=${li.f1.toFixed(3)} cells: ${cells}`,
+      );
+      expect(li.f1).toBeGreaterThanOrEqual(LINE_ITEM_FLOORS[set] ?? 0);
+    }
     expect(right / n).toBeGreaterThanOrEqual(floor);
   });
 });

@@ -232,7 +232,7 @@ export function findParties(view: DocumentView): PartyCandidates {
     if (continuesBelow) continued.add(segment.order + 1);
     const tokens = trimName(named.tokens, legalAt >= 0);
     if (tokens.length === 0) continue;
-    // Letters make a name; a company number after its legal form ("99 Speed Mart S/B (519537-X)") is
+    // Letters make a name; a company number after its legal form ("77 Quick Mart S/B (123456-X)") is
     // cut before they are counted.
     const text = tokens.map((t) => t.text).join(' ');
     const lettersOnly = text.replace(/[^\p{L}]/gu, '');
@@ -299,13 +299,13 @@ function nameTokens(
 ): { tokens: ViewToken[]; legalAt: number; continuesBelow?: boolean } {
   let legalAt = hasLegalForm(segment.tokens);
   let own = segment.tokens;
-  // "Owned by: Chef Lee Sdn Bhd": the company follows the colon.
+  // "Owned by: Chef Tan Sdn Bhd": the company follows the colon.
   const colon = own.findIndex((t) => t.text.endsWith(':'));
   if (colon >= 0 && (legalAt > colon || own.length - colon > 2)) {
     own = own.slice(colon + 1);
     legalAt = hasLegalForm(own);
   }
-  // "All services are sold by Amazon Web Services, Inc.": the company after "sold by", "operated by"...
+  // "All services are sold by Northwind Cloud Services, Inc.": the company after "sold by", "operated by"...
   const by = own.findIndex(
     (t, i) => t.key === 'by' && i > 0 && /(ed|sold|run|von|par|door)$/.test(own[i - 1]!.key) && legalAt > i,
   );
@@ -315,12 +315,12 @@ function nameTokens(
   }
   let tokens = legalAt >= 0 ? own.slice(0, legalAt + 1 + trailingLegal(own, legalAt)) : own;
   // After the legal form comes an address or a number, which is cut; a place name that belongs
-  // to the name ("Rohstoff AG Salzgitter") is kept.
+  // to the name ("Metallhandel AG Duisburg") is kept.
   const after = own.slice(tokens.length);
   if (after.length > 0 && after.length <= 2 && after.every((t) => /^\p{Lu}[\p{L}-]+$/u.test(t.text)))
     tokens = own;
   // A name broken over two lines: the second short line ends in the legal form, or the first ends
-  // in "&" ("Home Master Hardware &" over "Electrical").
+  // in "&" ("Best Choice Hardware &" over "Electrical").
   const next = segments[segment.order + 1];
   const close =
     next !== undefined &&
@@ -351,7 +351,7 @@ function nameTokens(
     legalAt = tokens.length - 1;
     return { tokens, legalAt };
   }
-  // Over three lines on a narrow receipt ("Aik Huat Hardware" / "Enterprise (Setia" / "Alam) Sdn Bhd"):
+  // Over three lines on a narrow receipt ("Lim Brothers Hardware" / "Enterprise (Bukit" / "Jalil) Sdn Bhd"):
   // two short lines of words, the last ending in the legal form, each right under the one before.
   const third = segments[segment.order + 2];
   const thirdLegal = third ? legalEnding(third) : -1;
@@ -509,7 +509,7 @@ function addressAfter(
   nameTokens: ViewToken[],
   nameScore: number,
 ): Candidate[] {
-  // The rest of the name's own line ("Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen").
+  // The rest of the name's own line ("Muster Werke GmbH ● Ecke 12 ● 12345 Stadthausen").
   const whole = name.rest.length > 0 ? name.rest : name.tokens.slice(nameTokens.length);
   // Up to the first contact or tax item on the line ("... - 3994 XZ Town - VAT no.: NL...").
   const stop = whole.findIndex((t) => CONTACT.test(t.text) || TAX_LINE.test(t.key));
@@ -551,7 +551,7 @@ function addressAfter(
       if (parts.length > 0 && VAT_ID_SHAPE.test(segment.text)) break;
       if (parts.length === 0) {
         // Before the address: registration numbers, tax ids, stray marks and the operating company's
-        // name under a shop's name ("Elitetrax Marketing Sdn Bhd (616227-D)") are passed.
+        // name under a shop's name ("Golden Harvest Marketing Sdn Bhd (123456-D)") are passed.
         if (
           !address ||
           STORE_LINE.test(segment.text.trim()) ||
