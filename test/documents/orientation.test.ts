@@ -10,10 +10,10 @@ async function receipt(): Promise<Uint8Array> {
   const font = await doc.embedFont(StandardFonts.Courier);
   const page = doc.addPage([230, 600]);
   const rows = [
-    '10 GRAM GOURMET SDN BHD',
-    'NO 3, JALAN TEMENGGUNG 27/9',
+    '21 LEAF GOURMET SDN BHD',
+    'NO 5, JALAN BENDAHARA 18/12',
     'TAX INVOICE',
-    'CHECK #: 514658  PAX(S): 0',
+    'CHECK #: 730291  PAX(S): 0',
   ];
   for (let i = 0; i < 40; i++)
     rows.push(`ITEM ${String(i).padStart(2, '0')} X1       ${(i * 1.25).toFixed(2).padStart(7)}`);

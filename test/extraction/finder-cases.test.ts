@@ -122,13 +122,13 @@ describe('finder cases', () => {
 
   it('ends a receipt address before a phone number printed without its label', async () => {
     const s = sheet();
-    s.put(120, 50, 'HON HWA HARDWARE TRADING', 14, true);
-    s.put(130, 70, 'NO 37, JALAN MANIS 7, TAMAN SEGAR,');
-    s.put(130, 85, '56100 CHERAS, KUALA LUMPUR.');
-    s.put(150, 100, '(603) 8130 2672');
+    s.put(120, 50, 'SIN HUP HARDWARE TRADING', 14, true);
+    s.put(130, 70, 'NO 52, JALAN MURNI 4, TAMAN SERAI,');
+    s.put(130, 85, '52100 KEPONG, KUALA LUMPUR.');
+    s.put(150, 100, '(603) 9274 5816');
     const doc = await extractLines(engine, s.lines, ['receipts:1']);
     expect(doc.value('document.supplierAddress')).toBe(
-      'NO 37, JALAN MANIS 7, TAMAN SEGAR, 56100 CHERAS, KUALA LUMPUR.',
+      'NO 52, JALAN MURNI 4, TAMAN SERAI, 52100 KEPONG, KUALA LUMPUR.',
     );
   });
 

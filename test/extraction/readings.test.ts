@@ -91,8 +91,8 @@ describe('choosing per field across readings', () => {
       boundingBox: box(0.1, 0.2, [0]),
       ...extra,
     });
-    const printed = address('No. 42, Jalan PBS 14/11', 0.6);
-    const filled = address('No. 50, Jalan PBS 14/11', 0.9, {
+    const printed = address('No. 38, Jalan PKM 23/22', 0.6);
+    const filled = address('No. 60, Jalan PKM 23/22', 0.9, {
       boundingBox: null,
       learned: { supplierId: 's', documents: 1, how: 'value' },
     });
@@ -100,7 +100,7 @@ describe('choosing per field across readings', () => {
     // Where the first reading found nothing, the fill answers.
     const none = address('', 0, { value: null, boundingBox: null });
     expect(chooseAcrossReadings(first, [none], [{ layer: second, fields: [filled] }])[0]!.value).toBe(
-      'No. 50, Jalan PBS 14/11',
+      'No. 60, Jalan PKM 23/22',
     );
   });
 

@@ -52,9 +52,9 @@ beforeAll(async () => {
       await makeTextPdf([
         {
           lines: [
-            { text: 'Aik Huat Hardware', x: 50, y: 60, size: 14 },
-            { text: 'Enterprise (Setia', x: 50, y: 78, size: 14 },
-            { text: 'Alam) Sdn Bhd 920737-U', x: 50, y: 96, size: 14 },
+            { text: 'Lim Seng Hardware', x: 50, y: 60, size: 14 },
+            { text: 'Enterprise (Bukit', x: 50, y: 78, size: 14 },
+            { text: 'Jalil) Sdn Bhd 684215-U', x: 50, y: 96, size: 14 },
             { text: 'Tax invoice 4711 05.06.2024', x: 50, y: 140, size: 10 },
           ],
         },
@@ -67,7 +67,7 @@ beforeAll(async () => {
       await makeTextPdf([
         {
           lines: [
-            { text: "KING'S CONFECTIONERY \u00a7/B 273500-U (BKI)", x: 50, y: 60, size: 12 },
+            { text: "DUKE'S CONFECTIONERY \u00a7/B 815264-U (BPJ)", x: 50, y: 60, size: 12 },
             { text: 'Tax invoice 4711 05.06.2024', x: 50, y: 120, size: 10 },
           ],
         },
@@ -81,17 +81,17 @@ beforeAll(async () => {
         lines: [
           { text: 'Hock Seng Hardware Sdn Bhd', x: 50, y: 60, size: 14 },
           { text: address, x: 50, y: 80, size: 10 },
-          { text: '43300 Seri Kembangan, Selangor', x: 50, y: 94, size: 10 },
+          { text: '46600 Seri Kembangan, Selangor', x: 50, y: 94, size: 10 },
           { text: 'GST ID: 001234567890', x: 50, y: 108, size: 10 },
           { text: 'Tax invoice 4711 05.06.2024', x: 50, y: 140, size: 10 },
         ],
       },
     ]);
-  views.set('branch-50', await viewOf(await branch('No. 50, Jalan PBS 14/11, Kawasan Perindustrian')));
-  views.set('branch-42', await viewOf(await branch('No. 42, Jalan PBS 14/11, Taman Perindustrian')));
+  views.set('branch-60', await viewOf(await branch('No. 60, Jalan PKM 23/22, Kawasan Perindustrian')));
+  views.set('branch-38', await viewOf(await branch('No. 38, Jalan PKM 23/22, Taman Perindustrian')));
   views.set(
-    'branch-50-misread',
-    await viewOf(await branch('No. 5O, Jalan PBS 14/11, Kawasan Perindustrlan')),
+    'branch-60-misread',
+    await viewOf(await branch('No. 6O, Jalan PKM 23/22, Kawasan Perindustrlan')),
   );
 }, 60_000);
 afterAll(() => engine.close());
@@ -192,19 +192,19 @@ describe('recognising a supplier', () => {
 
   it('by a name wrapped over three lines, or printed with a mark misread', () => {
     const named = (name: string): SupplierMemory => ({ ...memory(), name, taxIds: [], fingerprint: [] });
-    const aikHuat = named('Aik Huat Hardware Enterprise (Setia Alam) Sdn Bhd');
-    const kings = named("KING'S CONFECTIONERY S/B");
-    expect(nameSimilarity(views.get('wrapped')!, aikHuat.name!)).toBeGreaterThanOrEqual(0.95);
-    expect(recogniseSupplier(views.get('wrapped')!, [kings, aikHuat])).toMatchObject({
+    const limSeng = named('Lim Seng Hardware Enterprise (Bukit Jalil) Sdn Bhd');
+    const dukes = named("DUKE'S CONFECTIONERY S/B");
+    expect(nameSimilarity(views.get('wrapped')!, limSeng.name!)).toBeGreaterThanOrEqual(0.95);
+    expect(recogniseSupplier(views.get('wrapped')!, [dukes, limSeng])).toMatchObject({
       how: 'name',
-      memory: { name: aikHuat.name },
+      memory: { name: limSeng.name },
     });
-    expect(recogniseSupplier(views.get('mark')!, [aikHuat, kings])).toMatchObject({
+    expect(recogniseSupplier(views.get('mark')!, [limSeng, dukes])).toMatchObject({
       how: 'name',
-      memory: { name: kings.name },
+      memory: { name: dukes.name },
     });
     // Neither is taken for the other, nor the Kestrel invoice for either.
-    expect(recogniseSupplier(views.get('first')!, [aikHuat, kings])).toBeUndefined();
+    expect(recogniseSupplier(views.get('first')!, [limSeng, dukes])).toBeUndefined();
   });
 });
 
@@ -289,37 +289,37 @@ describe("another branch's address", () => {
   const fields: FieldDefinition[] = [{ name: ADDRESS, kind: 'text' }];
   const printed = (view: DocumentView): VerboseFieldResult => ({
     name: ADDRESS,
-    value: `${view.rows[1]!.tokens.map((t) => t.text).join(' ')}, 43300 Seri Kembangan, Selangor`,
+    value: `${view.rows[1]!.tokens.map((t) => t.text).join(' ')}, 46600 Seri Kembangan, Selangor`,
     confidence: 0.6,
     boundingBox: null,
   });
-  const learned = 'No. 50, Jalan PBS 14/11, Kawasan Perindustrian, 43300 Seri Kembangan, Selangor';
+  const learned = 'No. 60, Jalan PKM 23/22, Kawasan Perindustrian, 46600 Seri Kembangan, Selangor';
 
   it('is not taken for the learned one misread: numbers tell a branch from a misreading', () => {
-    const { memory } = learn(views.get('branch-50')!, {
+    const { memory } = learn(views.get('branch-60')!, {
       [ADDRESS]: learned,
       'document.supplierTaxId': '001234567890',
     });
-    const other = views.get('branch-42')!;
+    const other = views.get('branch-38')!;
     const recognition = recogniseSupplier(other, [memory])!;
     expect(recognition).toBeDefined();
     const [kept] = withSupplierMemory(other, documentHints(other), fields, [printed(other)], recognition);
     expect(kept!.value).toBe(printed(other).value);
     expect(kept!.learned).toBeUndefined();
     // The same branch with letters misread: the learned address repairs it.
-    const misread = views.get('branch-50-misread')!;
+    const misread = views.get('branch-60-misread')!;
     const again = recogniseSupplier(misread, [memory])!;
     const [repaired] = withSupplierMemory(misread, documentHints(misread), fields, [printed(misread)], again);
     expect(repaired).toMatchObject({ value: learned, learned: { how: 'value' } });
   });
 
   it('numbers agree when each learned one is printed, one digit changed, added or dropped aside', () => {
-    expect(sameNumbers('Lot 1851-A & 1851-B, 43300', 'LOT 1851-4 & 1831-B, 43300')).toBe(true);
-    expect(sameNumbers('Unit G-5B, No 21, 50450 Kuala Lumpur', 'Unit G-58, dg 21, 0450 Kuala Lumpur')).toBe(
+    expect(sameNumbers('Lot 2746-A & 2746-B, 46600', 'LOT 2746-4 & 2726-B, 46600')).toBe(true);
+    expect(sameNumbers('Unit G-3B, No 47, 50620 Kuala Lumpur', 'Unit G-38, dg 47, 0620 Kuala Lumpur')).toBe(
       true,
     );
-    expect(sameNumbers('No. 50, Jalan PBS 14/11', 'No. 42, Jalan PBS 14/11')).toBe(false);
-    expect(sameNumbers('Taman Berkeley 41150, 1181-TMN Sri Sinar', 'Taman Berkeley 41150, 1132-P')).toBe(
+    expect(sameNumbers('No. 60, Jalan PKM 23/22', 'No. 38, Jalan PKM 23/22')).toBe(false);
+    expect(sameNumbers('Taman Kenangan 42260, 2272-TMN Sri Mawar', 'Taman Kenangan 42260, 2295-P')).toBe(
       false,
     );
   });
