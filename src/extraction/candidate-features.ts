@@ -60,6 +60,7 @@ export const FEATURE_NAMES = [
   'buyer-block',
   'sentence-words',
   'fragments',
+  'registration-next',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -122,6 +123,7 @@ const LABEL_SETS = [
   'amountPaid',
   'cashTendered',
   'change',
+  'cardBalance',
   'date',
   'dueDate',
   'paymentDate',
@@ -236,6 +238,7 @@ interface Intrinsic {
   buyerBlock: number;
   sentenceWords: number;
   fragments: number;
+  registrationNext: number;
   near: { left?: LabelMark; gap: number; above?: LabelMark };
 }
 
@@ -326,6 +329,7 @@ function intrinsic(context: FeatureContext, tokens: Candidate['tokens']): Intrin
     buyerBlock,
     sentenceWords: keyed ? sentence / keyed : 0,
     fragments: tokens.length ? fragments / tokens.length : 0,
+    registrationNext: tokens.length ? registrationNext(context, tokens[tokens.length - 1]!) : 0,
     near: first ? labelsNear(context, first.row, x0, x1) : { gap: 1 },
   };
   context.intrinsic.set(tokens, known);
@@ -408,15 +412,47 @@ export function candidateFeatures(
       'other-label-left': near.left && near.left.set !== own ? near.left.strength : 0,
       'other-label-above': near.above && near.above.set !== own ? near.above.strength : 0,
       'payment-label-left':
-        near.left && (near.left.set === 'cashTendered' || near.left.set === 'change') ? 1 : 0,
+        near.left &&
+        (near.left.set === 'cashTendered' || near.left.set === 'change' || near.left.set === 'cardBalance')
+          ? 1
+          : 0,
       'label-gap': clamp01(near.gap * 2),
       broad: source === 'broad' ? 1 : 0,
       'buyer-block': f.buyerBlock,
       'sentence-words': f.sentenceWords,
       fragments: f.fragments,
+      // Of a supplier's name in the letterhead only: a footer prints its registration after whatever
+      // it names, and an address line is followed by one as often as not.
+      'registration-next': field.name === 'document.supplierName' && f.cy < 0.5 ? f.registrationNext : 0,
     };
     return FEATURE_NAMES.map((name) => features[name]);
   });
+}
+
+/** A company number as receipts print it after the name: `(123456-X)`, `Co. No. 123456-X`. */
+const COMPANY_NUMBER = /\d{4,8}\s?-\s?[A-Z]\b|\b(co|company|roc|reg|registration)\.?\s*(no|nr|num)\b/iu;
+
+/**
+ * Whether the words right after a run (the rest of its row, or the next row close under it) are a
+ * registration: a tax id's label or a company number. A legal entity's name is printed over its
+ * registration; a shop's trading name or a logo's caption above it is not.
+ */
+function registrationNext(context: FeatureContext, last: Candidate['tokens'][number]): number {
+  const { view } = context;
+  const row = view.rows[last.row];
+  if (!row) return 0;
+  const marks = labelMarks(context);
+  const rest = row.tokens.filter((t) => t.box.x0 >= last.box.x1 - 0.001);
+  if ((marks.get(row.index) ?? []).some((m) => m.set === 'supplierTaxId' && m.x0 >= last.box.x1 - 0.001))
+    return 1;
+  if (COMPANY_NUMBER.test(rest.map((t) => t.text).join(' '))) return 1;
+  const next = view.rows[row.index + 1];
+  if (!next || next.pageNum !== row.pageNum) return 0;
+  const y1 = Math.max(...row.tokens.map((t) => t.box.y1));
+  const y0 = Math.min(...next.tokens.map((t) => t.box.y0));
+  if (y0 - y1 > 1.5 * view.bodyHeight) return 0;
+  if ((marks.get(next.index) ?? []).some((m) => m.set === 'supplierTaxId')) return 1;
+  return COMPANY_NUMBER.test(next.tokens.map((t) => t.text).join(' ')) ? 1 : 0;
 }
 
 function clamp01(v: number): number {

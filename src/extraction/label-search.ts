@@ -503,7 +503,15 @@ export function valuesNear(
       label: hit.phrase,
     });
   }
-  if (options.below) {
+  // A label's word inside a sentence ("... returned within 90 days / with receipt. See store"), a
+  // lower-case word a space before it, heads no value under it (another column's heading may stand
+  // further left: "Teljesítés dátuma    Számla kelte").
+  const before = hit.start > 0 ? hit.row.tokens[hit.start - 1]! : undefined;
+  const inSentence =
+    before !== undefined &&
+    /^\p{Ll}/u.test(before.text) &&
+    hit.row.tokens[hit.start]!.u.x0 - before.u.x1 < Math.max(hit.row.height, view.bodyHeight);
+  if (options.below && !inSentence) {
     const rows = view.rows;
     for (let r = hit.row.index + 1, seen = 0; r < rows.length && seen < 2; r++) {
       const row = rows[r]!;
@@ -534,10 +542,12 @@ export function valuesNear(
       }
       const best = bestSpanAt(row.tokens, row.tokens.indexOf(under[0]!), options.maxTokens, read, hints);
       if (!best) continue;
+      // A label with its value beside it has no other value under it: what is there is another line's.
+      const beside = chosen ? 0.5 : 1;
       out.push({
         ...best.value,
         tokens: best.span,
-        score: strength * (seen === 1 ? 0.85 : 0.65) * best.value.quality,
+        score: strength * (seen === 1 ? 0.85 : 0.65) * beside * best.value.quality,
         source: 'label-below',
         label: hit.phrase,
       });

@@ -109,6 +109,33 @@ describe('candidate features', () => {
     expect(of('av iT')[index('fragments')]).toBe(1);
   });
 
+  it("mark a letterhead's name printed over its registration, not a brand above it or a footer's name", async () => {
+    const s = sheet();
+    s.put(50, 50, 'SOLSTICE', 20, true);
+    s.put(50, 80, 'BRIGHT SUN TRADING SDN BHD');
+    s.put(50, 92, '(Co. No. 123456-M)');
+    s.put(50, 104, '12 Jalan Dutamas 1, 50480 Kuala Lumpur');
+    s.put(50, 640, 'Total');
+    s.put(400, 640, '11.00');
+    s.put(50, 780, 'Harbour Print Ltd');
+    s.put(50, 792, 'VAT Reg No: GB123456789');
+    const doc = await readPages(engine, [{ lines: s.lines }]);
+    let names: Array<{ value: string; features: number[] }> = [];
+    extractFields(doc.layer, {
+      fields: fieldsOf(['receipts:1']),
+      ranker: false,
+      collect: (field, candidates, features) => {
+        if (field.name === 'document.supplierName')
+          names = candidates.map((c, i) => ({ value: c.value, features: features[i]! }));
+      },
+    });
+    const of = (value: string) => names.find((c) => c.value === value)?.features[index('registration-next')];
+    expect(of('BRIGHT SUN TRADING SDN BHD')).toBe(1);
+    expect(of('SOLSTICE')).toBe(0);
+    // In the footer, a registration follows whatever it names: no sign of the supplier there.
+    expect(of('Harbour Print Ltd')).toBe(0);
+  });
+
   it('lets a model reorder candidates, and keeps the finders order without one', async () => {
     const doc = await receipt();
     const fields = fieldsOf(['receipts:1']);

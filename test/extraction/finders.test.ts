@@ -282,6 +282,23 @@ describe('amounts that other lines of a receipt check', () => {
     expect((await extractLines(engine, alone.lines, ['receipts:1'])).value('receipt.total')).toBe('67.35');
   });
 
+  it("takes the amount paid, without a total's label, and no card's balance before or after", async () => {
+    const { lines, values } = receipt([
+      ['Parking Fee', '9.20'],
+      ['AMOUNT PAID', '9.20'],
+      ['Paid by: CashCard', ''],
+      ['Balance before', '32.65'],
+      ['Balance after', '23.45'],
+    ]);
+    const doc = await extractLines(
+      engine,
+      lines.filter((l) => l.text !== ''),
+      ['receipts:1'],
+    );
+    expect(doc.value('receipt.total')).toBe('9.20');
+    expect(doc.field('receipt.total').text).toBe(values.get('AMOUNT PAID')!.text);
+  });
+
   it('takes the coin amount a sum gives over a total off the coin when a rounding is printed', async () => {
     const rows: Array<[string, string]> = [
       ['Sub Total', '106.10'],
@@ -445,6 +462,11 @@ describe('references', () => {
     ['Nummer', 'N81901', 'Inkoopordernr.', 'B603828'],
     ['Rechnung Nr.:', '2024-10932', 'Bestell-Nr.:', 'B226880'],
     ['Facture n°', 'F18701', 'Réf. commande', 'PO618350'],
+    ['Invoice', 'ACC-SINV-0042', "Customer's PO:", 'KFB/PO/2324/1187'],
+    ['Invoice Number:', '207', 'P.O./S.O. Number:', '5521'],
+    ['Posted Sales Invoice', '103318', 'External Document No.', 'PO-88-4410'],
+    ['Rechnung Nr.', 'RE-2024-0311', 'Ihre Bestellnr.:', '45-2024-0088'],
+    ['Factuurnummer', 'F2024-118', 'Uw bestelbon:', 'BB-118'],
   ])('reads "%s" %s and "%s" %s', async (label, number, poLabel, poNumber) => {
     const s = sheet();
     s.put(50, 60, 'Pedorix S.a.s.', 20, true);
@@ -456,6 +478,19 @@ describe('references', () => {
     const doc = await extractLines(engine, s.lines);
     await expectPrinted(doc, 'document.referenceNo', number, value);
     await expectPrinted(doc, 'invoice.purchaseOrderNo', poNumber, po);
+  });
+
+  it("takes an e-invoice's order reference over its buyer reference (a routing id)", async () => {
+    const s = sheet();
+    s.put(50, 60, 'Fjordlys Elektro AS', 20, true);
+    s.put(50, 150, 'Invoice number:');
+    s.put(160, 150, 'FL-20931');
+    s.put(50, 168, 'Buyer reference:');
+    s.put(160, 168, 'HH-ANSK-0912');
+    s.put(50, 186, 'Order reference:');
+    const po = s.put(160, 186, '4500087712');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'invoice.purchaseOrderNo', '4500087712', po);
   });
 
   it('reads a number glued to its label in one run ("Invoice No.: INV-20931")', async () => {
@@ -505,6 +540,55 @@ describe('references', () => {
     await expectPrinted(doc, 'document.referenceNo', 'F2023-118', n);
     await expectPrinted(doc, 'document.date', '2023-06-21', d);
     await expectPrinted(doc, 'invoice.dueDate', '2023-07-21', v);
+  });
+});
+
+describe('receipt numbers and ids of tills', () => {
+  const till = (rows: string[]) => {
+    const s = sheet();
+    s.put(60, 40, 'HARVEST VALLEY MARKET', 12, true);
+    s.put(60, 56, '2150 Orchard Grove Blvd, Fresno, CA 93711', 8);
+    const put = rows.map((row, i) => s.put(60, 80 + 14 * i, row, 8));
+    return { lines: s.lines, put };
+  };
+
+  it.each([
+    ['RECEIPT # 0142-0305521', 'REG 03   TRANS 5521   CASHIER LUIS', '0142-0305521'],
+    ['Receipt # 212-0412873', 'Tran ID 661739', '212-0412873'],
+    ['Rcpt#: 0023-118902', 'POS: 02', '0023-118902'],
+    ['Belegnr.: 45120', 'Kassen-ID: KASSE-01', '45120'],
+  ])('takes "%s" over a transaction number on the line under it', async (first, second, want) => {
+    const { lines } = till([first, second, 'TOTAL  $34.73']);
+    const doc = await extractLines(engine, lines, ['receipts:1']);
+    expect(doc.value('document.referenceNo')).toBe(want);
+  });
+
+  it('takes no value under a label word inside a sentence', async () => {
+    const { lines } = till([
+      'ST# 1142  OP# 004512  REG# 07  TRANS# 08843',
+      'TOTAL  $149.33',
+      'Most items can be returned within 90 days',
+      'with receipt. See store for details.',
+      '1142 07 08843 4512 0314',
+    ]);
+    const doc = await extractLines(engine, lines, ['receipts:1']);
+    expect(doc.value('document.referenceNo')).toBe('08843');
+  });
+
+  it("reads a Canadian HST number and a German Steuernummer as the supplier's tax id", async () => {
+    const hst = till(['HST# 81234 5676 RT0001', 'Receipt: 118273', 'HST 13%  4.19', 'TOTAL  $44.90']);
+    const canadian = await extractLines(engine, hst.lines, ['receipts:1']);
+    expect(canadian.value('document.supplierTaxId')).toBe('812345676RT0001');
+    expect(canadian.value('receipt.tax')).toBe('4.19');
+    const steuer = till(['Steuer-Nr.: 231/118/04567', 'Bon-Nr. 4471', 'SUMME EUR 12,40']);
+    const german = await extractLines(engine, steuer.lines, ['receipts:1']);
+    expect(german.value('document.supplierTaxId')).toBe('231/118/04567');
+  });
+
+  it('reads "$" as US dollars on a receipt with a US address, whatever country a product names', async () => {
+    const { lines } = till(['Bean of the month: Huila, Colombia', 'Total  $13.00']);
+    const doc = await extractLines(engine, lines, ['receipts:1']);
+    expect(doc.value('document.currency')).toBe('USD');
   });
 });
 
@@ -624,6 +708,63 @@ describe('parties', () => {
       city,
     ]);
     await expectPrinted(doc, 'document.customerName', 'Globex Corporation', customer);
+  });
+
+  it.each([
+    ['BILL TO', 'SHIP TO', 'Blue Ridge Family Dental, PLLC', 'Blue Ridge Family Dental'],
+    ['Billing address', 'Delivery address', 'Eleanor Whitcombe', 'Sam Whitcombe'],
+  ])(
+    'reads the name under "%s" beside "%s", not the other heading nor the other block',
+    async (bill, ship, name, other) => {
+      const s = sheet();
+      s.put(50, 60, 'Cedar Ridge Landscaping LLC', 16, true);
+      s.put(50, 80, '4471 Old Mill Rd, Asheville, NC 28806');
+      s.put(50, 192, bill, 8, true);
+      s.put(210, 192, ship, 8, true);
+      const customer = s.put(50, 205, name, 9);
+      s.put(210, 205, other, 9);
+      s.put(50, 217, '1290 Hendersonville Rd', 9);
+      s.put(210, 217, '15 Sweeten Creek Rd', 9);
+      s.put(350, 536, 'Total');
+      s.put(480, 536, '1,100.00');
+      const doc = await extractLines(engine, s.lines);
+      await expectPrinted(doc, 'document.customerName', name, customer);
+    },
+  );
+
+  it('reads the name under "Adressé à" beside the issuer\'s heading, a name holding "Hôtel" no contact line', async () => {
+    const s = sheet();
+    s.put(50, 60, 'Atelier Numérique Vercors', 16, true);
+    s.put(50, 140, 'Émetteur', 8);
+    s.put(310, 140, 'Adressé à', 8);
+    s.put(54, 158, 'Atelier Numérique Vercors SARL', 9, true);
+    const customer = s.put(314, 158, 'Hôtel Les Quatre Saisons SAS', 9, true);
+    s.put(54, 170, '14 rue Paul Bert', 9);
+    s.put(314, 170, '2 place du Marché', 9);
+    s.put(54, 182, '69003 Lyon', 9);
+    s.put(314, 182, '74000 Annecy', 9);
+    s.put(350, 536, 'Total TTC');
+    s.put(480, 536, '1 100,00');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.customerName', 'Hôtel Les Quatre Saisons SAS', customer);
+  });
+
+  it('reads the recipient under a sender line whose parts commas set off', async () => {
+    const s = sheet();
+    s.put(57, 62, 'Eventtechnik Brandt & Söhne GmbH', 14, true);
+    s.put(57, 78, 'Wandsbeker Chaussee 204', 8.5);
+    s.put(57, 89, '22089 Hamburg', 8.5);
+    s.put(57, 136, 'Eventtechnik Brandt & Söhne GmbH, Wandsbeker Chaussee 204, 22089 Hamburg', 6.5);
+    const customer = s.put(57, 154, 'Hanseatische Ärztekammer-Akademie e.V.', 9.5);
+    s.put(380, 154, 'Rechnungs-Nr.', 8.5);
+    s.put(504, 154, '2024-0087', 8.5);
+    s.put(57, 166, 'Veranstaltungsbüro', 9.5);
+    s.put(57, 178, 'Weidestraße 122', 9.5);
+    s.put(57, 190, '22083 Hamburg', 9.5);
+    s.put(350, 536, 'Gesamtbetrag');
+    s.put(480, 536, '1.100,00');
+    const doc = await extractLines(engine, s.lines);
+    await expectPrinted(doc, 'document.customerName', 'Hanseatische Ärztekammer-Akademie e.V.', customer);
   });
 
   it('reads a customer name printed under a "Bill To:" label that stands alone', async () => {
@@ -875,6 +1016,76 @@ describe('line items', () => {
     for (const [x, text] of columns) s.put(x, 200, text, 11, true);
     return s;
   };
+
+  /** Items at y 220, 236, ...: [description, qty, price, amount]. */
+  const putItems = (s: ReturnType<typeof sheet>, items: ReadonlyArray<readonly string[]>, y = 220) =>
+    items.forEach(([d, q, p, a], i) => {
+      s.put(50, y + 16 * i, d!);
+      s.put(300, y + 16 * i, q!);
+      s.put(360, y + 16 * i, p!);
+      s.put(470, y + 16 * i, a!);
+    });
+  const descriptions = (doc: Awaited<ReturnType<typeof extractLines>>) =>
+    cellValues(doc.value('invoice.lineitems') as TableValue).map((r) => r[0]);
+
+  it('reads on past a group total at the right ("Compute total  48.00") to the next group', async () => {
+    const s = tableSheet(header);
+    putItems(s, [
+      ['VM standard-4', '10', '2.40', '24.00'],
+      ['VM standard-8', '5', '4.80', '24.00'],
+    ]);
+    s.put(330, 252, 'Compute total', 10, true);
+    s.put(470, 252, '48.00', 10, true);
+    s.put(50, 270, 'Storage', 11, true);
+    putItems(s, [['SSD disk', '100', '0.12', '12.00']], 286);
+    s.put(360, 330, 'Total');
+    s.put(470, 330, '60.00');
+    const doc = await extractLines(engine, s.lines);
+    expect(descriptions(doc)).toEqual(['VM standard-4', 'VM standard-8', 'SSD disk']);
+  });
+
+  it("takes a page's carried total, a labelled note and a note beside the totals for no item", async () => {
+    const s = tableSheet(header);
+    s.put(300, 214, 'Brought forward', 10, true);
+    s.put(470, 214, '2,054.34', 10, true);
+    putItems(s, [['Masonry drill bit', '50', '2.45', '122.50']], 232);
+    s.put(50, 262, 'Terms: 30 days from invoice date.', 8);
+    s.put(50, 290, 'Thank you for your business! Plants are taxable', 8);
+    s.put(330, 290, 'SUBTOTAL');
+    s.put(470, 290, '2,176.84');
+    const doc = await extractLines(engine, s.lines);
+    expect(descriptions(doc)).toEqual(['Masonry drill bit']);
+  });
+
+  it('reads items under a heading with a second line holding a stop word ("(excl. VAT)")', async () => {
+    const s = tableSheet(header);
+    s.put(360, 212, '(excl. VAT)', 8);
+    s.put(470, 212, '(excl. VAT)', 8);
+    putItems(s, [['Garden bench', '1', '124.99', '124.99']], 228);
+    const doc = await extractLines(engine, s.lines);
+    expect(descriptions(doc)).toEqual(['Garden bench']);
+  });
+
+  it('reads "Prezzo unit." as one price column and ends the table at "Riepilogo IVA"', async () => {
+    const s = tableSheet([
+      [50, 'Descrizione'],
+      [300, 'Quantità'],
+      [360, 'Prezzo unit.'],
+      [470, 'Importo'],
+    ]);
+    putItems(s, [
+      ['Flangia inox DN80', '24,00', '46,80', '1.123,20'],
+      ['Spese di trasporto', '1,00', '55,00', '55,00'],
+    ]);
+    s.put(50, 270, 'Riepilogo IVA', 9, true);
+    s.put(360, 270, 'Totale imponibile');
+    s.put(470, 270, '1.178,20');
+    const doc = await extractLines(engine, s.lines);
+    const table = doc.value('invoice.lineitems') as TableValue;
+    expect(table.headers).toContain('Prezzo unit.');
+    expect(table.types![table.headers.indexOf('Prezzo unit.')]).toBe('unitPrice');
+    expect(descriptions(doc)).toEqual(['Flangia inox DN80', 'Spese di trasporto']);
+  });
 
   it("takes no row of JavaScript's object prototype names for a header", async () => {
     const s = sheet();

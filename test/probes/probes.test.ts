@@ -48,16 +48,18 @@ const FLOORS: Record<string, number> = {
   'invoices-d': 0.87,
   'invoices-e': 0.88,
   'invoices-f': 0.87,
+  'invoices-g': 0.96,
   'receipts-a': 0.96,
   'receipts-b': 0.96,
   'receipts-c': 0.88,
   'receipts-d': 0.88,
   'receipts-e': 0.96,
   'receipts-f': 0.9,
+  'receipts-g': 0.92,
 };
 
 /** The sets with item tables and the row F1 (score.py's line-item rules) each must keep. */
-const LINE_ITEM_FLOORS: Record<string, number> = {};
+const LINE_ITEM_FLOORS: Record<string, number> = { 'invoices-g': 0.9 };
 
 const engine = textOnlyEngine();
 afterAll(() => engine.close());

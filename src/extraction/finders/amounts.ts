@@ -52,11 +52,12 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     hits.filter((hit) => !found.get(role)!.some((other) => other.row === hit.row));
   found.set('total', [...found.get('total')!, ...added('total', including)]);
   found.set('subTotal', [...found.get('subTotal')!, ...added('subTotal', [...excluding, ...totalExcluding])]);
-  // "Tax Total" holds "Total": a label inside a longer label of another field is that field's, and
-  // "Accepted total" (a parking machine's cash tendered) is the money given, not the total.
+  // "Tax Total" holds "Total": a label inside a longer label of another field is that field's,
+  // "Accepted total" (a parking machine's cash tendered) is the money given, not the total, and
+  // "Balance after" (a stored-value card's) no balance due.
   const everyHit = [
     ...[...found.entries()].flatMap(([role, hits]) => hits.map((hit) => ({ role: role as string, hit }))),
-    ...(['cashTendered', 'change'] as const).flatMap((set) =>
+    ...(['cashTendered', 'change', 'cardBalance'] as const).flatMap((set) =>
       findLabels(view, LABELS[set]!).map((hit) => ({ role: set as string, hit })),
     ),
   ];
@@ -126,10 +127,21 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   const all = patternValues(view, read, hints, 4, 0.25).filter(
     (c) => c.quality >= 1 && /^-?\d+\.\d{2}$/.test(c.value) && !isRate(view, c),
   );
-  // A total nobody labelled: the largest amount with decimals in the lower part of the document.
+  // Without a total's label, what a receipt says was paid ("AMOUNT PAID S$9.20") is its total.
+  if (out.total.length === 0)
+    for (const paid of out.amountPaid)
+      out.total.push({ ...paid, score: paid.score * 0.7, source: `${paid.source}+paid` });
+  // A total nobody labelled: the largest amount with decimals in the lower part of the document, not
+  // one beside the cash tendered, the change or a card's balance (the cash is more than the total).
+  const paymentRows = new Set(
+    everyHit
+      .filter(({ role }) => role === 'cashTendered' || role === 'change' || role === 'cardBalance')
+      .map(({ hit }) => hit.row.index),
+  );
   if (out.total.length === 0 && all.length > 0) {
-    const lower = all.filter((c) => c.tokens[0]!.box.y0 > 0.3 || view.pageCount > 1);
-    const pool = lower.length > 0 ? lower : all;
+    const unpaid = all.filter((c) => !paymentRows.has(c.tokens[0]!.row));
+    const lower = unpaid.filter((c) => c.tokens[0]!.box.y0 > 0.3 || view.pageCount > 1);
+    const pool = lower.length > 0 ? lower : unpaid.length > 0 ? unpaid : all;
     const largest = pool.reduce((a, b) => ((b.norm as number) > (a.norm as number) ? b : a));
     out.total.push({ ...largest, score: 0.3, source: 'largest-amount' });
   }

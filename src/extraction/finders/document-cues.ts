@@ -76,9 +76,10 @@ export function findCurrency(
       score: 0.4,
       source: 'locale',
     });
-  // Which dollar or peso "$" is: a "$" vote when the document shows another country's cues.
+  // Which dollar or peso "$" is: a "$" vote when the document shows another country's cues, and no
+  // US city, state and ZIP code (a coffee's origin, "Huila, Colombia", on a Portland receipt).
   const usd = out.find((c) => c.value === 'USD' && c.source === 'printed');
-  if (usd) {
+  if (usd && !US_CITY_STATE_ZIP.test(printed)) {
     const dollar = DOLLAR_CUES.find(([, re]) => re.test(text))?.[0];
     if (dollar) usd.value = usd.norm = dollar;
   }

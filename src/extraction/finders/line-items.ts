@@ -128,15 +128,29 @@ const ROLE: Record<ColumnType, ColumnRole> = {
 };
 
 const STOP =
-  /^(total|subtotal|sub|summe|zwischensumme|gesamtbetrag|montant|totaal|subtotaal|net|nett|tax|vat|gst|tva|btw|amount|balance|rounding|grand|taxe|taxes|steuer|umsatzsteuer|mwst|iva|imposta|totale|gesamt|gesamtsumme|positionssumme|rechnungssumme|bruttosumme|nettosumme|zahlbetrag|endbetrag)$/;
+  /^(riepilogo|récapitulatif|recapitulatif|zusammenfassung|resumen|total|subtotal|sub|summe|zwischensumme|gesamtbetrag|montant|totaal|subtotaal|net|nett|tax|vat|gst|tva|btw|amount|balance|rounding|grand|taxe|taxes|steuer|umsatzsteuer|mwst|iva|imposta|totale|gesamt|gesamtsumme|positionssumme|rechnungssumme|bruttosumme|nettosumme|zahlbetrag|endbetrag)$/;
+
+/** The first word of a page's carried total: "Übertrag", "Brought forward", "Carried forward", "Report". */
+const CARRIED =
+  /^(übertrag|uebertrag|vortrag|brought|carried|carry|report|transport|riporto|suma anterior|a transportar)$/;
 
 /** A subtotal of a group of items: a stop word then amounts only ("Subtotal $ 112.00"). */
 function isGroupTotal(row: Row): boolean {
+  const amountsOnly = (tokens: readonly ViewToken[]): boolean =>
+    tokens.every(
+      (t) => parseAmount(t.text) !== undefined || !/[\p{L}\d]/u.test(t.text) || t.text.length <= 3,
+    );
+  if (STOP.test(row.tokens[0]!.key) && amountsOnly(row.tokens.slice(1))) return true;
+  // Or the group's name then its total ("Compute Engine total  723.80", "Material Zwischensumme").
+  const lastWord = row.tokens.findLastIndex((t) => /\p{L}{2}/u.test(t.text));
   return (
-    STOP.test(row.tokens[0]!.key) &&
-    row.tokens
-      .slice(1)
-      .every((t) => parseAmount(t.text) !== undefined || !/[\p{L}\d]/u.test(t.text) || t.text.length <= 3)
+    lastWord > 0 &&
+    lastWord <= 4 &&
+    /^(total|subtotal|summe|zwischensumme|totaal|subtotaal|totale|subtotale)$/.test(
+      row.tokens[lastWord]!.key,
+    ) &&
+    row.tokens.slice(lastWord + 1).some((t) => parseAmount(t.text) !== undefined) &&
+    amountsOnly(row.tokens.slice(lastWord + 1))
   );
 }
 
@@ -208,6 +222,8 @@ function findHeader(view: DocumentView, rows: Row[]): { row: Row; columns: Colum
         (type === undefined ||
           last.type === type ||
           (type === 'unitPrice' && !(last.known && last.type === 'quantity')) ||
+          // "Prezzo unit.", "Prix unit.": the price's, not a unit of measure's column.
+          (type === 'unit' && last.type === 'unitPrice') ||
           last.type === 'unit')
       ) {
         last.name += ` ${token.text}`;
@@ -389,6 +405,9 @@ export function findLineItems(
     const startsItem = (cells: ViewToken[][]): boolean => {
       const count = numbered(cells);
       if (count === 0) return false;
+      // A labelled note under the table ("Terms: 30 days from invoice date") is no item.
+      const first = cells.find((cell) => cell.length > 0)?.[0];
+      if (first && /^\p{L}{3,}:$/u.test(first.text)) return false;
       const own = items.slice(itemsBefore);
       if (own.length > 0 && cells[0]!.length === 0 && own.every((item) => item[0]!.length > 0)) return false;
       if (count >= 2 || amountColumn < 0) return true;
@@ -416,11 +435,31 @@ export function findLineItems(
       // (Once items have begun: a heading's second line, "unitaire" under "Prix", stands right too.)
       const lead = row.tokens[0]!;
       if (items.length > itemsBefore && lead.box.x0 > middle && /\p{L}/u.test(lead.text)) break;
+      // (A heading's second line, "(excl. VAT)" under "Unit price", holds a stop word and ends nothing;
+      // nor does a note beside the totals, "Thank you ... taxable   SUBTOTAL   1,371.00", begin an item.)
+      const stopAt = row.tokens.findIndex(
+        (t, i) =>
+          STOP.test(t.key) && t.u.x0 > active[0]!.x1 && !/^\(/.test(row.tokens[i - 1]?.text ?? t.text),
+      );
+      const totalsAfter =
+        stopAt > 0 &&
+        row.tokens[stopAt]!.box.x0 > middle &&
+        row.tokens
+          .slice(stopAt + 1)
+          .every((t) => parseAmount(t.text) !== undefined || !/\p{L}/u.test(t.text) || STOP.test(t.key));
       if (
         STOP.test(row.tokens[0]!.key) ||
-        (row.tokens.length <= 4 && row.tokens.some((t) => STOP.test(t.key) && t.u.x0 > active[0]!.x1))
+        (items.length > itemsBefore && stopAt >= 0 && (row.tokens.length <= 4 || totalsAfter))
       )
         break;
+      // A page's carried total ("Übertrag 7.959,74", "Brought forward 2,054.34") is no item.
+      if (
+        CARRIED.test(row.tokens[0]!.key) ||
+        CARRIED.test(row.tokens.find((t) => /\p{L}/u.test(t.text))?.key ?? '')
+      ) {
+        previousBottom = row.box.y1;
+        continue;
+      }
       previousBottom = row.box.y1;
       const cells = cellsOf(row);
       const hasNumber = numbered(cells) > 0;

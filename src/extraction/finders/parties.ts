@@ -67,17 +67,45 @@ function holdsHeadingWord(tokens: readonly ViewToken[]): boolean {
   return tokens.some((t) => HEADING_WORDS_NOT_NAMES.some((word) => sameWordAs(t, t.key, word)));
 }
 
+// (Words bounded by letters of any script: "Hôtel" holds no "tel".)
 const CONTACT =
-  /(@|www\.|https?:|\bt[ée]l\b|\bt[ée]l[ée]phone\b|\bphone\b|\bfax\b|\bfon\b|\bemail\b|\be-mail\b|\bmobile\b|\bh\/p\b|\bwebsite\b|\bhp\b|\bwhats ?app\b)/i;
+  /(@|www\.|https?:|(?<![\p{L}\p{N}])(t[ée]l|t[ée]l[ée]phone|phone|fax|fon|email|e-mail|mobile|h\/p|website|hp|whats ?app)(?![\p{L}\p{N}]))/iu;
 const TAX_LINE =
   /\b(gst|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst|ondernemingsnr|kbo)\b/i;
+
+/** Words of a company's capital and trade register, printed after its address in a footer. */
+const REGISTER_WORDS =
+  /\b(capital|kapital|stammkapital|rcs|rm|amtsgericht|registergericht|handelsregister|kvk|rpr|rea)\b/i;
+
+/** A telephone number at the start of a text: "(518) 555-0125", "+44 20 7946 0958". */
+const PHONE_START = /^(\(\d{2,5}\)|\+\d{1,3})[\s-]?\d{2,4}[\s-]\d{3,5}\b/;
 
 /** A VAT id's shape: a country's two letters glued to eight to twelve digits. */
 const VAT_ID_SHAPE = /\b[A-Z]{2}\d{8,12}\b/;
 
 /** A shop's number over its address ("Store #04471", "Station #2218", "Filiale 0433"): no address line. */
 const STORE_LINE =
-  /^(store|str|station|branch|shop|outlet|filiale|filiaal|stanice|location|site|loja|tienda|sucursal|magasin)\s*(#|no\.?|nr\.?|n°)?\s*\d+\b/i;
+  /^(store|str|station|branch|shop|outlet|filiale|filiaal|stanice|location|site|loja|tienda|sucursal|magasin)\s*(#|no\.?|nr\.?|n°)?\s*\d+\b\D*$/i;
+
+/** Words that end no name: a line ending in one goes on in the next ("Save more. Live better at"). */
+const DANGLING: ReadonlySet<string> = new Set(
+  ['at', 'to', 'of', 'for', 'with', 'the', 'from', 'by', 'bei', 'zu', 'von', 'chez', 'à', 'du', 'des'].concat(
+    ['van', 'bij', 'voor', 'met', 'en', 'in', 'on'],
+  ),
+);
+
+/** A branch's name without a number ("Filiale Lindenplatz", "Branch: Harbour City"): no address line. */
+const BRANCH_NAME = /^(filiale|filiaal|branch|sucursal|succursale|agence|outlet|niederlassung)\b\D*$/i;
+
+/** A shop's history, not its address ("Family owned since 1962", "Seit 1898"). */
+const SINCE_YEAR =
+  /\b(since|seit|depuis|desde|dal|sinds|est\.?|established|founded|gegründet|fondée?)\s+(in\s+)?\d{4}\b/i;
+
+/** A sentence's words ("We've received your payment. Your order is on its way."): two make no address. */
+const SENTENCE_WORD = /\b(we|we've|we're|you|your|you're|our|is|are|was|thank|thanks|please)\b/gi;
+
+/** A number labelled by one word and "#" ("Order #47", "Table #5"); an address's "Unit #02-03" aside. */
+const HASH_NUMBER = /^(\p{L}+)\s*#\s?\d+$/u;
 
 /** A date or a time of day: a receipt's line, not an address's ("2025-01-30 17:44"). */
 const DATE_OR_TIME = /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{1,2}:\d{2}\b/;
@@ -154,16 +182,20 @@ const REGISTRATION = /^\(?\s*(co\.?,?\s*(no|reg)\.?\s*:?\s*|company no\.?\s*:?\s
 /** A phone number printed without its label: "(603) 8130 2672", "1800-88-1231". */
 const PHONE = /(\(?\+?\d{2,4}\)?[\s-]\d{2,4}[\s-]\d{3,5}\b)|(^[\d\s()+-]{9,}$)/;
 
-/** A company number in a short segment ("273500-U (BKI)", "(£19336-T)"): Malaysian and similar forms. */
+/** A company number in a short segment ("815264-U (BPJ)", "(£47213-T)"): Malaysian and similar forms. */
 const COMPANY_NUMBER = /\d{4,8}-[A-Z]\b/;
 
 const LABELLED = /\p{L}\.?\s*:\s*\S|\s:\s/u;
 
 function isAddressLine(segment: Segment): boolean {
-  if (REGISTRATION.test(segment.text.trim()) || STORE_LINE.test(segment.text.trim())) return false;
+  const trimmed = segment.text.trim();
+  if (REGISTRATION.test(trimmed) || STORE_LINE.test(trimmed) || BRANCH_NAME.test(trimmed)) return false;
+  if (SINCE_YEAR.test(trimmed) || (trimmed.match(SENTENCE_WORD)?.length ?? 0) >= 2) return false;
+  const hashed = HASH_NUMBER.exec(trimmed);
+  if (hashed && !ADDRESS.has(hashed[1]!.toLowerCase())) return false;
   if (DATE_OR_TIME.test(segment.text)) return false;
   if (segment.tokens.length <= 4 && COMPANY_NUMBER.test(segment.text)) return false;
-  // A labelled value ("Served by: Ann", "Points : 310"), whatever OCR made of its label: addresses print
+  // A labelled value ("Served by: Mei", "Points : 310"), whatever OCR made of its label: addresses print
   // colons only after a number's "No" ("Lot No: G1").
   if (LABELLED.test(segment.text.replace(/\bno\.?\s*:/gi, ''))) return false;
   if (
@@ -173,10 +205,11 @@ function isAddressLine(segment: Segment): boolean {
     return false;
   const words = segment.tokens.map((t) => t.key);
   const addressWord = words.some((w) => ADDRESS.has(w) || STREET_COMPOUND.test(w));
-  // Numeric postcodes, and the British and Canadian forms ("LN1 9XY", "K1A 0B1").
-  const postcode = /\b\d{4,6}\b|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]\d[A-Z] ?\d[A-Z]\d\b/.test(
-    segment.text,
-  );
+  // Numeric postcodes, and the British, Canadian and Irish forms ("LN1 9XY", "K1A 0B1", "H91 XK27").
+  const postcode =
+    /\b\d{4,6}\b|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]\d[A-Z] ?\d[A-Z]\d\b|\b(?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?[0-9AC-FHKNPRTV-Y]{4}\b/.test(
+      segment.text,
+    );
   const houseNumber = /\b\d{1,4}[a-z]?\b/i.test(segment.text) && letterShare(segment.text) > 0.4;
   return addressWord || postcode || houseNumber;
 }
@@ -239,6 +272,10 @@ export function findParties(view: DocumentView): PartyCandidates {
     if (lettersOnly.length < 3 || letterShare(text) < 0.55) continue;
     // A legal form alone ("Co.", "Sdn Bhd") is not a name.
     if (tokens.every((_, i) => isLegalAt(tokens, i))) continue;
+    // Nor a line a word like "at" ends: a slogan that goes on under it ("Save more. Live better at").
+    if (tokens.length > 1 && DANGLING.has(tokens[tokens.length - 1]!.key)) continue;
+    // Nor the shop's history ("Your neighbourhood pharmacy since 1994").
+    if (SINCE_YEAR.test(text)) continue;
     const score = headerScore(segment, tokens, legalAt, { body, firstTextual, repeated });
     scored.push({ segment, tokens, score });
   }
@@ -252,6 +289,10 @@ export function findParties(view: DocumentView): PartyCandidates {
     else scored.push({ segment: below, tokens: below.tokens, score: 0.7 });
   }
   scored.sort((a, b) => b.score - a.score);
+  // The letterhead's name as printed (a logo's word, maybe): the customer is sought apart from it.
+  const letterhead = scored[0];
+  if (letterhead && preferFullName(letterhead, scored, [...segments, ...lastPage]))
+    scored.sort((a, b) => b.score - a.score);
   // Up to 12: the learned ranking chooses among more than the finder's own favourites.
   const proposed = scored.slice(0, 12);
   const supplierName: Candidate[] = proposed.map(({ tokens, score }) => ({
@@ -269,21 +310,74 @@ export function findParties(view: DocumentView): PartyCandidates {
     // Nothing under the name: the name's line repeated with the address, as footers print it
     // ("Name GmbH - Street 1 - 12345 Town").
     const key = normaliseText(entry.tokens.map((t) => t.text).join(' ')).toLowerCase();
-    const footer = [...segments, ...lastPage].find(
-      (s) => s !== entry.segment && s.rest.length > 0 && normaliseText(s.text).toLowerCase() === key,
+    const same = [...segments, ...lastPage].filter(
+      (s) => s !== entry.segment && normaliseText(s.text).toLowerCase() === key,
     );
-    return footer ? addressAfter(segments, footer, footer.tokens, entry.score * 0.9) : [];
+    const footer = same.find((s) => s.rest.length > 0);
+    if (footer) return addressAfter(segments, footer, footer.tokens, entry.score * 0.9);
+    // Or the name printed again over its address (an e-mailed receipt's sender block beside the order).
+    for (const again of same) {
+      const under = addressAfter(segments, again, again.tokens, entry.score * 0.9);
+      if (under.length > 0) return under;
+    }
+    return [];
   };
   const top = scored[0];
   return {
     supplierName,
     supplierAddress: addressOf(top),
-    customerName: findCustomer(view, segments, top?.segment),
+    customerName: findCustomer(view, segments, letterhead?.segment),
     addressAfterName: (name) => {
       const at = supplierName.indexOf(name);
       return at < 0 ? [] : addressOf(proposed[at]);
     },
   };
+}
+
+/**
+ * A logo's word or two ("QUILLSTACK", "Saltbush Pantry") that start the company's full name printed
+ * elsewhere with its legal form ("Quillstack Software, Inc.", "Saltbush Pantry Pty Ltd") are the short
+ * form of that name: the full name takes the logo's place, and the logo ranks under it. The full name
+ * may open a long footer line ("Hexaline Télécom SAS - 38 boulevard Vauban - ..."), too long to be a
+ * candidate of its own. Only the finder's favourite is replaced so: another line that starts like a
+ * longer name (a marketplace's logo over its seller's invoice) is left where it ranks.
+ */
+function preferFullName(
+  short: { segment: Segment; tokens: ViewToken[]; score: number },
+  scored: Array<{ segment: Segment; tokens: ViewToken[]; score: number }>,
+  segments: readonly Segment[],
+): boolean {
+  const words = (tokens: readonly ViewToken[]): string[] =>
+    tokens.map((t) => t.key.replace(/[^\p{L}\p{N}&]/gu, '')).filter(Boolean);
+  const head = words(short.tokens);
+  if (head.length === 0 || head.length > 3 || hasLegalForm(short.tokens) >= 0) return false;
+  const startsWith = (tokens: readonly ViewToken[]): boolean => {
+    const all = words(tokens);
+    return all.length > head.length && head.every((w, i) => all[i] === w);
+  };
+  // Of several, the one printed nearest the logo (its letterhead's, not a footer's or a remittance slip's).
+  const distance = (other: { segment: Segment }): number =>
+    Math.abs(other.segment.order - short.segment.order);
+  let full = scored
+    .filter((other) => other !== short && hasLegalForm(other.tokens) >= 0 && startsWith(other.tokens))
+    .sort((a, b) => distance(a) - distance(b))[0];
+  if (!full) {
+    const legalIn = (s: Segment): number => hasLegalForm(s.tokens.slice(0, head.length + 4));
+    const line = segments.find(
+      (s) => s !== short.segment && startsWith(s.tokens) && legalIn(s) >= head.length,
+    );
+    if (!line) return false;
+    const legalAt = legalIn(line);
+    full = {
+      segment: line,
+      tokens: line.tokens.slice(0, legalAt + 1 + trailingLegal(line.tokens, legalAt)),
+      score: 0,
+    };
+    scored.push(full);
+  }
+  full.score = Math.max(full.score, Math.min(1, short.score + 0.05));
+  short.score = Math.min(short.score, full.score - 0.15);
+  return true;
 }
 
 function lastLegalForm(tokens: readonly ViewToken[]): number {
@@ -306,8 +400,12 @@ function nameTokens(
     legalAt = hasLegalForm(own);
   }
   // "All services are sold by Northwind Cloud Services, Inc.": the company after "sold by", "operated by"...
+  // So is "Questions? Contact Cloudtally, Inc. at billing@...": the company after "contact".
   const by = own.findIndex(
-    (t, i) => t.key === 'by' && i > 0 && /(ed|sold|run|von|par|door)$/.test(own[i - 1]!.key) && legalAt > i,
+    (t, i) =>
+      legalAt > i &&
+      ((t.key === 'by' && i > 0 && /(ed|sold|run|von|par|door)$/.test(own[i - 1]!.key)) ||
+        /^(contact|contactez|kontaktieren|contacteer|contatta|contacte)$/.test(t.key)),
   );
   if (by > 0) {
     own = own.slice(by + 1);
@@ -466,7 +564,7 @@ const HEADING_WORDS = new Set([
 
 /**
  * The name without OCR's stray marks and numbers around it: a leading "|" or "{", a till's "#000002",
- * heading words before a name with a legal form, and a company number after it ("273500-U (KI)").
+ * heading words before a name with a legal form, and a company number after it ("815264-U (PJ)").
  */
 function trimName(tokens: ViewToken[], legal: boolean): ViewToken[] {
   let start = 0;
@@ -511,8 +609,29 @@ function addressAfter(
 ): Candidate[] {
   // The rest of the name's own line ("Muster Werke GmbH ● Ecke 12 ● 12345 Stadthausen").
   const whole = name.rest.length > 0 ? name.rest : name.tokens.slice(nameTokens.length);
-  // Up to the first contact or tax item on the line ("... - 3994 XZ Town - VAT no.: NL...").
-  const stop = whole.findIndex((t) => CONTACT.test(t.text) || TAX_LINE.test(t.key));
+  // Up to the first contact or tax item on the line ("... - 3994 XZ Town - VAT no.: NL..."), a
+  // telephone number without its label ("· (518) 555-0125") or the company's capital and register
+  // ("- SAS au capital de 2 000 000 € - RCS Lille").
+  const stop = whole.findIndex(
+    (t, i) =>
+      CONTACT.test(t.text) ||
+      TAX_LINE.test(t.key) ||
+      REGISTER_WORDS.test(t.key) ||
+      (/^[(+]/.test(t.text) &&
+        PHONE_START.test(
+          whole
+            .slice(i, i + 3)
+            .map((x) => x.text)
+            .join(' '),
+        )) ||
+      (isLegalAt(whole, i) &&
+        REGISTER_WORDS.test(
+          whole
+            .slice(i + 1, i + 3)
+            .map((x) => x.key)
+            .join(' '),
+        )),
+  );
   const rest = stop >= 0 ? whole.slice(0, stop) : whole;
   const restSegment: Segment | undefined =
     rest.length > 0
@@ -558,7 +677,7 @@ function addressAfter(
           hasLegalForm(segment.tokens) >= 0 ||
           CONTACT.test(segment.text) ||
           /\b(gst|vat|sst|reg|co\.? ?no|company no)\b/i.test(segment.text) ||
-          // A labelled company number whose label OCR misread ("CO KEG NO : 210038-K").
+          // A labelled company number whose label OCR misread ("CO KEG NO : 364912-K").
           (COMPANY_NUMBER.test(segment.text) && LABELLED.test(segment.text))
         ) {
           skipped++;
@@ -570,10 +689,12 @@ function addressAfter(
         if (CONTACT.test(segment.text) || TAX_LINE.test(segment.text) || PHONE.test(segment.text)) break;
         // Past its first line, an address prints no labelled number ("ID. NO : 0001", a tax id misread).
         if (LABELLED.test(segment.text)) break;
-        // A line of place names alone ("KSL CITY", "KUALA LUMPUR") continues an address.
-        // (OCR reads an I as `!` or `|`: `DAMA!`, `DAMA|`.) One line OCR garbled between two
+        // A line of place names alone ("MID CITY", "KUALA LUMPUR") continues an address.
+        // (OCR reads an I as `!` or `|`: `MURN!`, `MURN|`.) One line OCR garbled between two
         // address lines ("(J) UL3/X, SEPIA ALA,") is the address's when an address line follows it.
-        if (!address && !/^[\p{L}\s.,'!|-]+$/u.test(segment.text)) {
+        // A line of words is a place's name only in capitals ("Report a lost item" is none).
+        const lowerWords = segment.tokens.filter((t) => /^\p{Ll}/u.test(t.text) && t.text.length > 3).length;
+        if (!address && (!/^[\p{L}\s.,'!|-]+$/u.test(segment.text) || lowerWords > 0)) {
           if (pending) break;
           pending = segment.tokens;
           previousBottom = bottom;
@@ -629,6 +750,10 @@ function withoutLineLabel(tokens: ViewToken[]): ViewToken[] {
     OTHER_LINE_LABEL.test(label.map((t) => t.key).join(' '));
   return named ? tokens.slice(colon + 1) : tokens;
 }
+
+/** Headings of the other parties' blocks, beside the customer's in a row of headings. */
+const OTHER_PARTY_HEADING =
+  /^(ship(ping)? to|deliver(y)? (to|address)|delivered to|lieferanschrift|lieferadresse|adresse de livraison|livr[ée] à|afleveradres|dirección de envío|indirizzo di consegna|sold by|remit to|seller|vendor)\b/i;
 
 /** Label sets whose labels head other columns of a row of headings. */
 const OTHER_HEADINGS = ['referenceNo', 'purchaseOrderNo', 'date', 'dueDate', 'supplierTaxId'] as const;
@@ -754,13 +879,41 @@ const OTHER_LINE_LABEL =
   /(referenz|reference|straße|strasse|street|address|adresse|anschrift|\bplz\b|\bort\b|\bland\b|\bcountry\b|\bcity\b|postcode|\bzip\b|phone|telefon|e-?mail|kontakt|contact|register|nummer|number|\bid\b|identifier|\bvat\b|\bust\b|\btax\b|\bdate\b|datum)/;
 
 /** The first name-like segment in the few lines under a label, passing "Nummer : 123"-like lines. */
-function nameBelow(view: DocumentView, segments: Segment[], label: ViewToken): Segment | undefined {
-  const under = segments.filter(
-    (s) =>
-      s.tokens[0]!.box.y0 > label.box.y1 - 0.002 &&
-      Math.abs(s.tokens[0]!.box.x0 - label.box.x0) < 0.08 &&
-      s.tokens[0]!.box.y0 - label.box.y1 < 0.06,
-  );
+function nameBelow(
+  view: DocumentView,
+  segments: Segment[],
+  label: ViewToken,
+  /** Where the next column's heading starts: words from there on are that column's. */
+  columnEnd = Infinity,
+): Segment | undefined {
+  // (Cut where a gap wider than a space leaves off under the next heading; a name running on
+  // under it, its words a space apart, stays whole: "Kelkar Electricals & Appliances".)
+  const gapBefore = (tokens: readonly ViewToken[], i: number): number =>
+    i === 0
+      ? Infinity
+      : (tokens[i]!.u.x0 - tokens[i - 1]!.u.x1) / Math.max(tokens[i]!.height, view.bodyHeight);
+  const under = segments
+    .map((s) => {
+      const cut = s.tokens.findIndex((t, i) => t.box.x0 >= columnEnd - 0.002 && gapBefore(s.tokens, i) > 1.5);
+      const own = cut < 0 ? s.tokens : s.tokens.slice(0, cut);
+      return own.length === s.tokens.length || own.length === 0
+        ? s
+        : {
+            ...s,
+            tokens: own,
+            text: own.map((t) => t.text).join(' '),
+            key: own
+              .map((t) => t.text)
+              .join(' ')
+              .toLowerCase(),
+          };
+    })
+    .filter(
+      (s) =>
+        s.tokens[0]!.box.y0 > label.box.y1 - 0.002 &&
+        Math.abs(s.tokens[0]!.box.x0 - label.box.x0) < 0.08 &&
+        s.tokens[0]!.box.y0 - label.box.y1 < 0.06,
+    );
   for (const segment of under.slice(0, 3)) {
     const named = labelledName(segment);
     if (named) return isNameLike(named.text) ? named : undefined;
@@ -884,6 +1037,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
   const partyLabels = ['supplier', 'customerName'].flatMap((set) =>
     findLabels(view, LABELS[set]!).filter((hit) => hit.phrase !== 'to'),
   );
+  const partyWords = new Set(labelWords(partyLabels));
   const hitsPerRow = new Map<number, number>();
   for (const hit of otherLabelHits) hitsPerRow.set(hit.row.index, (hitsPerRow.get(hit.row.index) ?? 0) + 1);
   const labelled: Labelled = {
@@ -891,7 +1045,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
       ...partyLabels.map((hit) => hit.row.index),
       ...[...hitsPerRow].filter(([, n]) => n >= 2).map(([row]) => row),
     ]),
-    tokens: new Set([...labelWords(partyLabels), ...otherLabels]),
+    tokens: new Set([...partyWords, ...otherLabels]),
   };
   for (const hit of findLabels(view, CUSTOMER_LABELS)) {
     // (The word right after the label, not another column's: "Invoice to        Service address".)
@@ -926,14 +1080,23 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
     }
     // Beside it another column's heading in a row of headings ("N° client  Votre bon de commande"):
     // the value is below, not there.
-    const heading = sameLine.some((t) => otherLabels.has(t.id));
+    // So is a party's heading beside it ("BILL TO   SHIP TO", "Billing address   Delivery address").
+    const partyHeading =
+      sameLine.some((t) => partyWords.has(t.id)) ||
+      OTHER_PARTY_HEADING.test(sameLine.map((t) => t.text).join(' '));
+    const heading = partyHeading || sameLine.some((t) => otherLabels.has(t.id));
     if (!heading && sameLine.length > 0 && isNameLike(sameLine.map((t) => t.text).join(' '))) {
       out.push(
         nameCandidate(sameLine.map((t) => t.text).join(' '), sameLine, 0.75 * strength, 'label-right'),
       );
       continue;
     }
-    const below = nameBelow(view, segments, columnStart(view, hit));
+    const below = nameBelow(
+      view,
+      segments,
+      columnStart(view, hit),
+      partyHeading ? sameLine[0]!.box.x0 : Infinity,
+    );
     if (below && isNameLike(below.text)) {
       out.push(nameCandidate(below.text, below.tokens, 0.7 * strength, 'label-below'));
     }
@@ -949,9 +1112,10 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
   // Letters with a window: a small sender line ("Supplier GmbH ● Street 1 ● City") over the recipient.
   if (supplier) {
     // (In the head of the page: the footer repeats the name over its registration lines.)
+    // (Its parts set off by bullets, or by commas: "Name GmbH, Street 1, 22089 Hamburg".)
     const senderLine = segments.find(
       (s) =>
-        s.rest.length > 0 &&
+        (s.rest.length > 0 || (s.text.includes(',') && s.key.length > supplier.key.length + 8)) &&
         s.tokens[0]!.box.y0 < 0.5 &&
         s.order !== supplier.order &&
         normaliseText(s.key).startsWith(normaliseText(supplier.key).slice(0, 8)),
