@@ -15,6 +15,7 @@ import { findIdentifiers } from './finders/identifiers.js';
 import { findLabels, isRate, patternValues, valuesNear, type Candidate } from './label-search.js';
 import { chooseAcrossReadings } from './readings.js';
 import { findLineItems } from './finders/line-items.js';
+import { findPositionBlocks } from './finders/position-blocks.js';
 import { findParties, type PartyCandidates } from './finders/parties.js';
 import { findReferences } from './finders/references.js';
 import { documentHints, type DocumentHints } from './hints.js';
@@ -216,10 +217,10 @@ function toResult(
 }
 
 function tableField(view: DocumentView, field: FieldDefinition, hints: DocumentHints): VerboseFieldResult {
-  const table = findLineItems(
-    view,
-    hints.decimalSeparator ? { decimalSeparator: hints.decimalSeparator } : {},
-  );
+  // A table of items, or else items printed as blocks of labelled values (an e-invoice viewer's).
+  const table =
+    findLineItems(view, hints.decimalSeparator ? { decimalSeparator: hints.decimalSeparator } : {}) ??
+    findPositionBlocks(view);
   if (!table) return { name: field.name, value: null, confidence: 0, boundingBox: null };
   return {
     name: field.name,

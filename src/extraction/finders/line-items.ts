@@ -210,6 +210,8 @@ function findHeader(view: DocumentView, rows: Row[]): { row: Row; columns: Colum
     const types = new Set(typed.filter((t): t is ColumnType => t !== undefined));
     const numeric = ['quantity', 'unitPrice', 'amount'].filter((t) => types.has(t as ColumnType)).length;
     if (!isHeaderRow(typed) || numeric < 1 || row.tokens.length > 14) continue;
+    // Headings print no money: "Menge: 2   Gesamtpreis (netto): 4.960,00" is a block's labelled values.
+    if (row.tokens.some((t) => /\d[.,]\d{2}$/.test(t.text))) continue;
     // Adjacent words close together form one column heading ("Unit Price", "Prix HT").
     const columns: Column[] = [];
     row.tokens.forEach((token, i) => {
