@@ -1,5 +1,5 @@
 import { sequenceRatio } from '../core/sequence-ratio.js';
-import { normText } from './scoring.js';
+import { normText, type TrueLineItem } from './scoring.js';
 
 /**
  * The reference scorer's line-item rules (score.py, `line_item_report`), in TypeScript: a predicted table's
@@ -10,10 +10,7 @@ import { normText } from './scoring.js';
 export const LINE_ITEM_COLUMNS = ['description', 'quantity', 'unit_price', 'amount'] as const;
 export type LineItemColumn = (typeof LINE_ITEM_COLUMNS)[number];
 
-/** A true row: the four columns as printed decimals or text (a column not printed is left out). */
-export type TrueLineItem = Partial<Record<LineItemColumn, string>> & {
-  accept?: { description?: string[] };
-};
+export type { TrueLineItem };
 type PredictedRow = Record<LineItemColumn, string>;
 
 /** Row keys and column types (docex's own names among them: `unitPrice`) -> the scored column. */

@@ -1,5 +1,4 @@
 import { sequenceRatio } from '../core/sequence-ratio.js';
-import type { TrueLineItem } from './line-item-scoring.js';
 
 /**
  * The corpus scoring rules of the reference scorer score.py, in TypeScript: the same vocabulary mapping, the
@@ -101,6 +100,11 @@ export function sameValue(kind: ValueKind, got: unknown, want: string): boolean 
     }
   }
 }
+
+/** A true item row: description, quantity, unit price and amount as printed (a column not printed left out). */
+export type TrueLineItem = Partial<Record<'description' | 'quantity' | 'unit_price' | 'amount', string>> & {
+  accept?: { description?: string[] };
+};
 
 export interface GroundTruth {
   file: string;
