@@ -40,7 +40,11 @@ const KIND_OF: Record<string, ValueKind> = {
   'bank.iban': KIND.iban!,
 };
 
-/** Each set and the share of its values it must read right (the figure of 2026-11-27 less about 1 point). */
+/**
+ * Each set and the share of its values it must read right (the figure of 2026-11-27 less about 1 point;
+ * receipts-a and b lower since a shop's company is the supplier where its trading name is printed too,
+ * where their writers wanted the trading name: docs/extraction.md, "Decisions made here").
+ */
 const FLOORS: Record<string, number> = {
   'invoices-a': 0.93,
   'invoices-b': 0.94,
@@ -49,17 +53,19 @@ const FLOORS: Record<string, number> = {
   'invoices-e': 0.88,
   'invoices-f': 0.87,
   'invoices-g': 0.96,
-  'receipts-a': 0.96,
-  'receipts-b': 0.96,
+  'invoices-h': 0.92,
+  'receipts-a': 0.95,
+  'receipts-b': 0.94,
   'receipts-c': 0.88,
   'receipts-d': 0.88,
   'receipts-e': 0.96,
   'receipts-f': 0.9,
   'receipts-g': 0.92,
+  'receipts-h': 0.88,
 };
 
 /** The sets with item tables and the row F1 (score.py's line-item rules) each must keep. */
-const LINE_ITEM_FLOORS: Record<string, number> = { 'invoices-g': 0.97 };
+const LINE_ITEM_FLOORS: Record<string, number> = { 'invoices-g': 0.97, 'invoices-h': 0.88 };
 
 const engine = textOnlyEngine();
 afterAll(() => engine.close());

@@ -75,7 +75,7 @@ const TAX_LINE =
 
 /** Words of a company's capital and trade register, printed after its address in a footer. */
 const REGISTER_WORDS =
-  /\b(capital|kapital|stammkapital|rcs|rm|amtsgericht|registergericht|handelsregister|kvk|rpr|rea)\b/i;
+  /\b(capital|kapital|stammkapital|rcs|rm|amtsgericht|registergericht|handelsregister|kvk|rpr|rea|registered|licen[cs]e)\b/i;
 
 /** A telephone number at the start of a text: "(518) 555-0125", "+44 20 7946 0958". */
 const PHONE_START = /^(\(\d{2,5}\)|\+\d{1,3})[\s-]?\d{2,4}[\s-]\d{3,5}\b/;
@@ -291,7 +291,11 @@ export function findParties(view: DocumentView): PartyCandidates {
   scored.sort((a, b) => b.score - a.score);
   // The letterhead's name as printed (a logo's word, maybe): the customer is sought apart from it.
   const letterhead = scored[0];
-  if (letterhead && preferFullName(letterhead, scored, [...segments, ...lastPage]))
+  if (
+    letterhead &&
+    (preferFullName(letterhead, scored, [...segments, ...lastPage]) ||
+      preferRegisteredCompany(letterhead, scored, segments))
+  )
     scored.sort((a, b) => b.score - a.score);
   // Up to 12: the learned ranking chooses among more than the finder's own favourites.
   const proposed = scored.slice(0, 12);
@@ -380,6 +384,46 @@ function preferFullName(
   return true;
 }
 
+/**
+ * A shop's trading name over its company (`SAKURA MART` over `Sakura Retail Co., Ltd.` and its tax id,
+ * `BAR DA NINO` over `Da Nino S.n.c. di Rossi A. & C.` and its P.IVA): the supplier is the company,
+ * printed with its legal form in the head of the page, right over its registration or tax id (or with
+ * it on its line). The favourite keeps its place when it has a legal form itself.
+ */
+function preferRegisteredCompany(
+  brand: { segment: Segment; tokens: ViewToken[]; score: number },
+  scored: Array<{ segment: Segment; tokens: ViewToken[]; score: number }>,
+  segments: readonly Segment[],
+): boolean {
+  if (hasLegalForm(brand.tokens) >= 0) return false;
+  const registered = (entry: { segment: Segment; tokens: ViewToken[] }): boolean => {
+    const rest = entry.segment.tokens
+      .slice(entry.tokens.length)
+      .map((t) => t.text)
+      .join(' ');
+    const next = segments[entry.segment.order + 1];
+    const close =
+      next !== undefined &&
+      next.tokens[0]!.box.y0 - Math.max(...entry.segment.tokens.map((t) => t.box.y1)) < 0.03;
+    const says = (text: string): boolean =>
+      TAX_LINE.test(text) || COMPANY_NUMBER.test(text) || REGISTRATION.test(text.trim());
+    return says(rest) || (close && says(next.text));
+  };
+  const company = scored.find(
+    (other) =>
+      other !== brand &&
+      hasLegalForm(other.tokens) >= 0 &&
+      other.tokens[0]!.pageNum === 1 &&
+      other.tokens[0]!.box.y0 < 0.35 &&
+      Math.abs(other.segment.order - brand.segment.order) <= 8 &&
+      registered(other),
+  );
+  if (!company) return false;
+  company.score = Math.max(company.score, Math.min(1, brand.score + 0.05));
+  brand.score = Math.min(brand.score, company.score - 0.15);
+  return true;
+}
+
 function lastLegalForm(tokens: readonly ViewToken[]): number {
   for (let i = tokens.length - 1; i >= 0; i--) if (isLegalAt(tokens, i)) return i;
   return -1;
@@ -405,7 +449,9 @@ function nameTokens(
     (t, i) =>
       legalAt > i &&
       ((t.key === 'by' && i > 0 && /(ed|sold|run|von|par|door)$/.test(own[i - 1]!.key)) ||
-        /^(contact|contactez|kontaktieren|contacteer|contatta|contacte)$/.test(t.key)),
+        /^(contact|contactez|kontaktieren|contacteer|contatta|contacte)$/.test(t.key) ||
+        // "(A unit of Spice Route Hospitality Pvt. Ltd.)": the company after "a unit of", "a division of".
+        (t.key === 'of' && i > 0 && /^(unit|division|brand|member|subsidiary|part)$/.test(own[i - 1]!.key))),
   );
   if (by > 0) {
     own = own.slice(by + 1);
@@ -597,7 +643,10 @@ function trailingLegal(tokens: readonly ViewToken[], at: number): number {
 
 function cleanName(text: string): string {
   // A company number glued to the legal form: "S/B(587969-U)".
-  return normaliseText(text.replace(/\(\d{4,8}-[A-Z]\)$/u, '').replace(/[,;:]+$/u, ''));
+  const cut = text.replace(/\(\d{4,8}-[A-Z]\)$/u, '').replace(/[,;:]+$/u, '');
+  // A parenthesis the name's line opened or closed around it: "(A unit of X Pvt. Ltd.)".
+  const unbalanced = (cut.match(/\(/g)?.length ?? 0) !== (cut.match(/\)/g)?.length ?? 0);
+  return normaliseText(unbalanced ? cut.replace(/^\(\s*/u, '').replace(/\s*\)$/u, '') : cut);
 }
 
 /** Lines after the supplier's name that read as an address, stopping at contact or tax lines. */
@@ -686,7 +735,13 @@ function addressAfter(
           continue;
         }
       } else {
-        if (CONTACT.test(segment.text) || TAX_LINE.test(segment.text) || PHONE.test(segment.text)) break;
+        if (
+          CONTACT.test(segment.text) ||
+          TAX_LINE.test(segment.text) ||
+          PHONE.test(segment.text) ||
+          REGISTER_WORDS.test(segment.text)
+        )
+          break;
         // Past its first line, an address prints no labelled number ("ID. NO : 0001", a tax id misread).
         if (LABELLED.test(segment.text)) break;
         // A line of place names alone ("MID CITY", "KUALA LUMPUR") continues an address.

@@ -271,6 +271,65 @@ describe("the supplier's name and address", () => {
     expect(parties.supplierAddress[0]?.value).toBe('2600 Walnut Street, Suite 300, Denver, CO 80205');
   });
 
+  it("takes the company printed over its registration under a shop's trading name", () => {
+    const parties = partiesOf([
+      'SAKURA MART',
+      'Shinjuku 3-chome Store',
+      'Sakura Retail Co., Ltd.',
+      'Registration No. T3011101023456',
+      '3-14-7 Shinjuku, Shinjuku-ku',
+      'Tokyo 160-0022',
+      'TOTAL 2,096',
+    ]);
+    expect(parties.supplierName[0]?.value).toBe('Sakura Retail Co., Ltd.');
+    expect(parties.supplierName.map((c) => c.value)).toContain('SAKURA MART');
+    // A trading name alone, with no company printed under it, stays the supplier.
+    const alone = partiesOf(['SAKURA MART', '3-14-7 Shinjuku, Shinjuku-ku', 'Tokyo 160-0022', 'TOTAL 2,096']);
+    expect(alone.supplierName[0]?.value).toBe('SAKURA MART');
+    // "A unit of" a company names that company.
+    const unit = partiesOf([
+      'SAFFRON TABLE',
+      '(A unit of Spice Route Hospitality Pvt. Ltd.)',
+      'GSTIN 29AAKCS4821M1ZS',
+    ]);
+    expect(unit.supplierName.map((c) => c.value)).toContain('Spice Route Hospitality Pvt. Ltd.');
+  });
+
+  it.each([
+    'Fjordlys Arkitekter ApS',
+    'Kvadrant komunikacije d.o.o.',
+    'Tecnovale Solucoes em TI Ltda',
+    'Harbor Dental, PLLC',
+  ])('knows the legal form of %j: the full name a logo starts', (full) => {
+    const logo = full.split(/[\s,]/)[0]!.toUpperCase();
+    const parties = partiesOf([
+      logo,
+      'Invoice 20417',
+      'TOTAL 1,200.00',
+      `${full} · Nørre Allé 33 · 8000 Aarhus C`,
+    ]);
+    expect(parties.supplierName[0]?.value).toBe(full);
+  });
+
+  it("ends an address at the company's registration or licence", () => {
+    const irish = partiesOf([
+      'Corrib Design Ltd',
+      'Unit 7, Ballybrit Business Park',
+      'Galway H91 X2Y7',
+      'Registered in Ireland No. 641872',
+      'TOTAL 12.00',
+    ]);
+    expect(irish.supplierAddress[0]?.value).toBe('Unit 7, Ballybrit Business Park, Galway H91 X2Y7');
+    const licensed = partiesOf([
+      'Summit Builders LLC',
+      '7650 E. Evans Avenue, Suite 200',
+      'Denver, CO 80231',
+      'Colorado GC License #GC-118274',
+      'TOTAL 12.00',
+    ]);
+    expect(licensed.supplierAddress[0]?.value).toBe('7650 E. Evans Avenue, Suite 200, Denver, CO 80231');
+  });
+
   it('gives the address under any name proposed, for the name a ranking chooses', () => {
     const parties = partiesOf(TWO_COMPANY_RECEIPT);
     expect(parties.supplierName[0]?.value).toBe('NORTH STAR SDN BHD');
