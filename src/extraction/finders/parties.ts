@@ -293,8 +293,7 @@ export function findParties(view: DocumentView): PartyCandidates {
   const letterhead = scored[0];
   if (
     letterhead &&
-    (preferFullName(letterhead, scored, [...segments, ...lastPage]) ||
-      preferRegisteredCompany(letterhead, scored, segments))
+    (preferFullName(letterhead, scored, segments) || preferRegisteredCompany(letterhead, scored, segments))
   )
     scored.sort((a, b) => b.score - a.score);
   // Up to 12: the learned ranking chooses among more than the finder's own favourites.
@@ -319,8 +318,9 @@ export function findParties(view: DocumentView): PartyCandidates {
     );
     const footer = same.find((s) => s.rest.length > 0);
     if (footer) return addressAfter(segments, footer, footer.tokens, entry.score * 0.9);
-    // Or the name printed again over its address (an e-mailed receipt's sender block beside the order).
-    for (const again of same) {
+    // Or the name printed again over its address (an e-mailed receipt's sender block beside the order),
+    // on the first page (whose segments the address is read from).
+    for (const again of same.filter((s) => segments.includes(s))) {
       const under = addressAfter(segments, again, again.tokens, entry.score * 0.9);
       if (under.length > 0) return under;
     }
@@ -342,8 +342,8 @@ export function findParties(view: DocumentView): PartyCandidates {
  * A logo's word or two ("QUILLSTACK", "Saltbush Pantry") that start the company's full name printed
  * elsewhere with its legal form ("Quillstack Software, Inc.", "Saltbush Pantry Pty Ltd") are the short
  * form of that name: the full name takes the logo's place, and the logo ranks under it. The full name
- * may open a long footer line ("Hexaline Télécom SAS - 38 boulevard Vauban - ..."), too long to be a
- * candidate of its own. Only the finder's favourite is replaced so: another line that starts like a
+ * may open a long footer line of the first page ("Hexaline Télécom SAS - 38 boulevard Vauban - ..."), too
+ * long to be a candidate of its own. Only the finder's favourite is replaced so: another line that starts like a
  * longer name (a marketplace's logo over its seller's invoice) is left where it ranks.
  */
 function preferFullName(
