@@ -1028,6 +1028,20 @@ describe('line items', () => {
   const descriptions = (doc: Awaited<ReturnType<typeof extractLines>>) =>
     cellValues(doc.value('invoice.lineitems') as TableValue).map((r) => r[0]);
 
+  it.each([
+    [['Beskrivelse', 'Antal', 'Enhedspris', 'Beløb'], 'Danish'],
+    [['Benämning', 'Antal', 'Á-pris', 'Belopp'], 'Swedish'],
+    [['Descrição', 'Qtd.', 'Preço', 'Valor'], 'Portuguese'],
+    [['Nazwa', 'Ilosc', 'Cena', 'Wartosc'], 'Polish, printed without its accents'],
+  ])('types the columns of %j (%s)', async (headings) => {
+    const s = tableSheet(headings.map((h, i) => [[50, 300, 360, 470][i]!, h] as const));
+    putItems(s, [['Projektering', '12', '950,00', '11.400,00']]);
+    const doc = await extractLines(engine, s.lines);
+    const table = doc.value('invoice.lineitems') as TableValue;
+    expect(table.types).toEqual(['description', 'quantity', 'unitPrice', 'amount']);
+    expect(descriptions(doc)).toEqual(['Projektering']);
+  });
+
   it('reads on past a group total at the right ("Compute total  48.00") to the next group', async () => {
     const s = tableSheet(header);
     putItems(s, [

@@ -37,6 +37,19 @@ add('description', [
   'prodotto',
   'omschrijving',
   'prestation',
+  // Portuguese, Polish and the Nordic languages.
+  'descrição',
+  'descricao',
+  'designação',
+  'nazwa',
+  'opis',
+  'beskrivelse',
+  'beskrivning',
+  'varebeskrivelse',
+  'tekst',
+  'benämning',
+  'kuvaus',
+  'tuote',
 ]);
 add('quantity', [
   'qty',
@@ -60,6 +73,13 @@ add('quantity', [
   'qtà',
   'q.tà',
   'hoeveelheid',
+  'qtd',
+  'quantidade',
+  'ilość',
+  'ilosc',
+  'antal',
+  'määrä',
+  'kpl',
 ]);
 add('unitPrice', [
   'price',
@@ -80,6 +100,17 @@ add('unitPrice', [
   'stukprijs',
   'pu',
   'cost',
+  'preço',
+  'preco',
+  'cena',
+  'pris',
+  'á-pris',
+  'à-pris',
+  'a-pris',
+  'styckpris',
+  'enhedspris',
+  'enhetspris',
+  'yksikköhinta',
 ]);
 add('amount', [
   'amount',
@@ -97,6 +128,14 @@ add('amount', [
   'importo',
   'valore',
   'regeltotaal',
+  'valor',
+  'wartość',
+  'wartosc',
+  'beløb',
+  'belopp',
+  'beløp',
+  'summa',
+  'yhteensä',
 ]);
 add('tax', ['tax', 'vat', 'gst', 'ust', 'mwst', 'tva', 'btw', 'iva', 'aliquota', '%']);
 add('code', [
