@@ -65,7 +65,7 @@ const FLOORS: Record<string, number> = {
 };
 
 /** The sets with item tables and the row F1 (score.py's line-item rules) each must keep. */
-const LINE_ITEM_FLOORS: Record<string, number> = { 'invoices-g': 0.97, 'invoices-h': 0.88 };
+const LINE_ITEM_FLOORS: Record<string, number> = { 'invoices-g': 0.97, 'invoices-h': 0.92 };
 
 const engine = textOnlyEngine();
 afterAll(() => engine.close());
