@@ -1202,11 +1202,11 @@ describe('line items', () => {
   });
 
   it('tells the columns by their arithmetic, not by what their headings say', async () => {
-    // "Preço" (unknown word) prints the quantity; "Price" prints the amount; "Total" the unit price:
-    // only quantity x unit price = amount tells them apart.
+    // "Feld" (a word no list knows) prints the quantity; "Price" prints the amount; "Total" the unit
+    // price: only quantity x unit price = amount tells them apart.
     const s = tableSheet([
       [50, 'Item'],
-      [250, 'Preço'],
+      [250, 'Feld'],
       [310, 'Total'],
       [380, 'VAT'],
       [470, 'Price'],
@@ -1228,7 +1228,7 @@ describe('line items', () => {
     s.put(470, 280, '153.00');
     const doc = await extractLines(engine, s.lines);
     const table = doc.value('invoice.lineitems') as TableValue;
-    expect(table.headers).toEqual(['Item', 'Preço', 'Total', 'VAT', 'Price']);
+    expect(table.headers).toEqual(['Item', 'Feld', 'Total', 'VAT', 'Price']);
     expect(table.types).toEqual(['description', 'quantity', 'unitPrice', 'taxRate', 'amount']);
     expect(cellValues(table)).toEqual([
       ['Widgets, large', '4', '30.00', '20%', '120.00'],
