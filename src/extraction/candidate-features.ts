@@ -430,7 +430,7 @@ export function candidateFeatures(
 }
 
 /** A company number as receipts print it after the name: `(123456-X)`, `Co. No. 123456-X`. */
-const COMPANY_NUMBER = /\d{4,8}\s?-\s?[A-Z]\b|\b(co|company|roc|reg|registration)\.?\s*(no|nr|num)\b/iu;
+const REGISTRATION_MARK = /\d{4,8}\s?-\s?[A-Z]\b|\b(co|company|roc|reg|registration)\.?\s*(no|nr|num)\b/iu;
 
 /**
  * Whether the words right after a run (the rest of its row, or the next row close under it) are a
@@ -445,14 +445,14 @@ function registrationNext(context: FeatureContext, last: Candidate['tokens'][num
   const rest = row.tokens.filter((t) => t.box.x0 >= last.box.x1 - 0.001);
   if ((marks.get(row.index) ?? []).some((m) => m.set === 'supplierTaxId' && m.x0 >= last.box.x1 - 0.001))
     return 1;
-  if (COMPANY_NUMBER.test(rest.map((t) => t.text).join(' '))) return 1;
+  if (REGISTRATION_MARK.test(rest.map((t) => t.text).join(' '))) return 1;
   const next = view.rows[row.index + 1];
   if (!next || next.pageNum !== row.pageNum) return 0;
   const y1 = Math.max(...row.tokens.map((t) => t.box.y1));
   const y0 = Math.min(...next.tokens.map((t) => t.box.y0));
   if (y0 - y1 > 1.5 * view.bodyHeight) return 0;
   if ((marks.get(next.index) ?? []).some((m) => m.set === 'supplierTaxId')) return 1;
-  return COMPANY_NUMBER.test(next.tokens.map((t) => t.text).join(' ')) ? 1 : 0;
+  return REGISTRATION_MARK.test(next.tokens.map((t) => t.text).join(' ')) ? 1 : 0;
 }
 
 function clamp01(v: number): number {

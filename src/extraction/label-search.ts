@@ -506,7 +506,7 @@ export function valuesNear(
   // A label's word inside a sentence ("... returned within 90 days / with receipt. See store"), a
   // lower-case word a space before it, heads no value under it (another column's heading may stand
   // further left: "Teljesítés dátuma    Számla kelte").
-  const before = hit.start > 0 ? hit.row.tokens[hit.start - 1]! : undefined;
+  const before = options.below && hit.start > 0 ? hit.row.tokens[hit.start - 1]! : undefined;
   const inSentence =
     before !== undefined &&
     /^\p{Ll}/u.test(before.text) &&

@@ -28,6 +28,21 @@ async function receipt() {
   return readPages(engine, [{ lines: s.lines }]);
 }
 
+/** The supplier-name candidates of a drawn receipt, each with its features (the finders' order). */
+async function nameCandidates(lines: ReturnType<typeof sheet>['lines']) {
+  const doc = await readPages(engine, [{ lines }]);
+  let names: Array<{ value: string; features: number[] }> = [];
+  extractFields(doc.layer, {
+    fields: fieldsOf(['receipts:1']),
+    ranker: false,
+    collect: (field, candidates, features) => {
+      if (field.name === 'document.supplierName')
+        names = candidates.map((c, i) => ({ value: c.value, features: features[i]! }));
+    },
+  });
+  return names;
+}
+
 describe('candidate features', () => {
   it('count a total the cash tendered equals, no change given, as agreeing with other fields', async () => {
     const agreement = async (cash: string) => {
@@ -90,16 +105,7 @@ describe('candidate features', () => {
     s.put(50, 400, 'Goods sold are not returnable', 14, true);
     s.put(50, 640, 'Total');
     s.put(400, 640, '11.00');
-    const doc = await readPages(engine, [{ lines: s.lines }]);
-    let names: Array<{ value: string; features: number[] }> = [];
-    extractFields(doc.layer, {
-      fields: fieldsOf(['receipts:1']),
-      ranker: false,
-      collect: (field, candidates, features) => {
-        if (field.name === 'document.supplierName')
-          names = candidates.map((c, i) => ({ value: c.value, features: features[i]! }));
-      },
-    });
+    const names = await nameCandidates(s.lines);
     const of = (value: string) => names.find((c) => c.value === value)!.features;
     // "are" and "not" of four words; no word of "Corner Grocer Ltd".
     expect(of('Goods sold are not returnable')[index('sentence-words')]).toBe(2 / 5);
@@ -119,16 +125,7 @@ describe('candidate features', () => {
     s.put(400, 640, '11.00');
     s.put(50, 780, 'Harbour Print Ltd');
     s.put(50, 792, 'VAT Reg No: GB123456789');
-    const doc = await readPages(engine, [{ lines: s.lines }]);
-    let names: Array<{ value: string; features: number[] }> = [];
-    extractFields(doc.layer, {
-      fields: fieldsOf(['receipts:1']),
-      ranker: false,
-      collect: (field, candidates, features) => {
-        if (field.name === 'document.supplierName')
-          names = candidates.map((c, i) => ({ value: c.value, features: features[i]! }));
-      },
-    });
+    const names = await nameCandidates(s.lines);
     const of = (value: string) => names.find((c) => c.value === value)?.features[index('registration-next')];
     expect(of('BRIGHT SUN TRADING SDN BHD')).toBe(1);
     expect(of('SOLSTICE')).toBe(0);

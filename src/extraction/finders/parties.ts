@@ -379,8 +379,7 @@ function preferFullName(
     };
     scored.push(full);
   }
-  full.score = Math.max(full.score, Math.min(1, short.score + 0.05));
-  short.score = Math.min(short.score, full.score - 0.15);
+  takePlaceOf(full, short);
   return true;
 }
 
@@ -419,9 +418,14 @@ function preferRegisteredCompany(
       registered(other),
   );
   if (!company) return false;
-  company.score = Math.max(company.score, Math.min(1, brand.score + 0.05));
-  brand.score = Math.min(brand.score, company.score - 0.15);
+  takePlaceOf(company, brand);
   return true;
+}
+
+/** `name` takes the favourite's place, just above it; the favourite ranks under it. */
+function takePlaceOf(name: { score: number }, favourite: { score: number }): void {
+  name.score = Math.max(name.score, Math.min(1, favourite.score + 0.05));
+  favourite.score = Math.min(favourite.score, name.score - 0.15);
 }
 
 function lastLegalForm(tokens: readonly ViewToken[]): number {
