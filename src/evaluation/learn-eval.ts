@@ -21,6 +21,8 @@ export interface LearningReport {
   others: { before: ScoreReport; after: ScoreReport };
   /** Later documents recognised as their family's supplier, and documents of others recognised as anyone's. */
   recognised: { later: number; laterOf: number; others: number; othersOf: number };
+  /** What was read from each later document after learning (by file), for `--out` and score.py. */
+  laterAfter: Map<string, PredictedField[] | undefined>;
 }
 
 /** The account whose documents are read with nothing learned, and the one whose reviews teach. */
@@ -85,7 +87,7 @@ export async function evaluateLearning(
         if (fields.some((f) => f.learned)) recognised++;
         predictions.set(gt.file, fields);
       }
-      return { report: scoreCorpus(docs, predictions), recognised };
+      return { report: scoreCorpus(docs, predictions), recognised, predictions };
     };
     const laterBefore = await run(later, BEFORE);
     const othersBefore = await run(others, BEFORE);
@@ -109,6 +111,7 @@ export async function evaluateLearning(
         others: othersAfter.recognised,
         othersOf: others.length,
       },
+      laterAfter: laterAfter.predictions,
     };
   } finally {
     await engine.close();

@@ -12,7 +12,8 @@
  * the generated one, that teach every fold but are not scored) and writes the held-out results beside
  * `--out` (`...-cv.jsonl`).
  * `--learn` measures learning from review (src/evaluation/learn-eval.ts): later documents of each family
- * before and after its first document is reviewed, and the other families with every memory present.
+ * before and after its first document is reviewed, and the other families with every memory present;
+ * `--out` gets the later documents as read after learning.
  * `--split` scores svc.split instead on the multi-document files (boundary precision, recall, F1, files
  * split exactly, and extraction on the children beside the same documents alone); `--out` then gets
  * the lines of `docex split`, which the reference scorer score_split.py reads.
@@ -137,8 +138,18 @@ async function main(): Promise<void> {
       );
       writeFileSync(
         values.report,
-        JSON.stringify(report, (k, v) => (k === 'rows' ? undefined : v), 1),
+        JSON.stringify(report, (k, v) => (k === 'rows' || k === 'laterAfter' ? undefined : v), 1),
       );
+      // The later documents as read after learning, in score.py's format.
+      writeFileSync(
+        values.out,
+        [...report.laterAfter]
+          .map(([file, fields]) =>
+            JSON.stringify({ file, status: 'FINALISED', results: { fields: fields ?? [] } }),
+          )
+          .join('\n') + '\n',
+      );
+      log(`later documents as read after learning in ${values.out}`);
     } finally {
       await corpus.close();
     }

@@ -7,7 +7,16 @@ import type { FieldDefinition, FieldKind } from '../products/types.js';
 import type { Box } from '../core/types.js';
 import type { FieldMemory } from '../ports/supplier-memory-store.js';
 import { SUPPLIER_FIELDS } from './learn.js';
-import { boxOf, labelRuns, likeRun, locateValue, plainWords, readingsOf, sameValue } from './locate.js';
+import {
+  boxOf,
+  labelRuns,
+  likeRun,
+  locateValue,
+  plainWords,
+  readingsOf,
+  sameValue,
+  similarity,
+} from './locate.js';
 import type { Recognition } from './recognise.js';
 
 /** A value a supplier's memory points at in a new document of that supplier. */
@@ -52,8 +61,8 @@ export function learnedAnswer(
   if (supplierField || constant) {
     const tokens = locateValue(view, hints, kind, first, kind === 'text' ? undefined : readings());
     if (tokens) return { value: first, tokens, how: 'value', fit: 1 };
-    // Words misread by OCR still point at the value; unprinted, the supplier's own value only fills a
-    // field the extraction left empty.
+    // Words misread by OCR still point at the value; unprinted, the supplier's own value fills a field
+    // the extraction left empty (and a name of a supplier recognised surely: withSupplierMemory).
     // A run alike in words but not in numbers is another branch's address ("NO.50 ... Kawasan" learned,
     // "NO. 42 ... Taman" printed), not the learned one misread: the page's own reading stands.
     const like = kind === 'text' ? likeRun(view, first, LIKE) : undefined;
@@ -156,6 +165,12 @@ export function reliabilityOf(memory: FieldMemory): number {
   return (memory.right + 19) / (memory.used + 20);
 }
 
+const NAME_FIELD = 'document.supplierName';
+const CUSTOMER_FIELD = 'document.customerName';
+const ADDRESS_FIELD = 'document.supplierAddress';
+/** How alike a reading must be to a name to be that name garbled (`BERIED (SF) SDH.` for `BEMED (SP) SDN. BHD.`). */
+const GARBLED = 0.5;
+
 /** The three amounts of an invoice when they add up (subtotal + tax = total): checked, never overridden. */
 const SUM_FIELDS = ['invoice.subTotal', 'invoice.tax', 'invoice.total'] as const;
 
@@ -192,6 +207,10 @@ export function withSupplierMemory(
   recognition: Recognition,
 ): VerboseFieldResult[] {
   const { memory } = recognition;
+  // The learned supplier printed as this document's buyer (its tax id in the buyer's block): the
+  // document is another supplier's, sent to it.
+  const customer = results.find((r) => r.name === CUSTOMER_FIELD)?.value;
+  if (memory.name && typeof customer === 'string' && sameValue('text', customer, memory.name)) return results;
   const checked = amountsAddUp(results) ? new Set<string>(SUM_FIELDS) : new Set<string>();
   const memo = new Map<FieldKind, Candidate[]>();
   const readings = (kind: FieldKind) => () => {
@@ -229,15 +248,33 @@ export function withSupplierMemory(
     // that value too, or the field is words (names: what stands under a learned label such as `Bill to`);
     // a number or date it never considered only fills a field it left empty.
     const considered = (result.candidates ?? []).some((c) => sameValue(field.kind, c.value, answer.value));
+    // The supplier's name, misread past recognition letter by letter, from a supplier recognised surely
+    // (its tax id, IBAN, name or address printed): the learned name replaces a weaker reading that is
+    // that name garbled or words of the learned address taken for a name. Another name printed stands
+    // (two companies may print one id), and so does an address: another branch prints another.
+    const repairable =
+      field.name === NAME_FIELD &&
+      recognition.how !== 'layout' &&
+      answer.how === 'value' &&
+      answer.tokens.length === 0 &&
+      confidence > result.confidence &&
+      extracted !== undefined;
+    // A garbled name keeps its box: the name is printed there, misread.
+    const garbled = repairable && similarity(plainWords(extracted), plainWords(answer.value)) >= GARBLED;
+    const misreadName =
+      garbled ||
+      (repairable &&
+        plainWords(memory.fields[ADDRESS_FIELD]?.seen[0]?.value ?? '').includes(plainWords(extracted)));
     const trusted =
       (answer.how === 'value' && supplierField && answer.fit === 1) ||
       extracted === undefined ||
+      misreadName ||
       (confidence > result.confidence &&
         answer.tokens.length > 0 &&
         (answer.how === 'value' || considered || field.kind === 'text'));
     if (!trusted) return result;
-    const text = answer.tokens.map((t) => t.text).join(' ');
-    const box = answer.tokens.length > 0 ? boundingBoxOf(answer.tokens) : null;
+    const text = garbled ? (result.text ?? '') : answer.tokens.map((t) => t.text).join(' ');
+    const box = garbled ? result.boundingBox : answer.tokens.length > 0 ? boundingBoxOf(answer.tokens) : null;
     return {
       name: result.name,
       value: answer.value,

@@ -3,8 +3,8 @@ import { READERS, type ReadingHints } from '../extraction/readers.js';
 import type { DocumentView } from '../extraction/view.js';
 import type { FieldKind } from '../products/types.js';
 import type { FieldMemory, SupplierMemory } from '../ports/supplier-memory-store.js';
-import { compactText, locateValue, placementOf } from './locate.js';
-import { FINGERPRINT_WORDS, fingerprintOf, recogniseSupplier } from './recognise.js';
+import { compactText, locateValue, placementOf, plainWords, similarity } from './locate.js';
+import { FINGERPRINT_WORDS, fingerprintOf, NAME_MATCH, recogniseSupplier } from './recognise.js';
 
 /** A reviewed value in the form extraction gives it, or undefined when its kind cannot read it. */
 function canonical(kind: FieldKind, value: string, hints: ReadingHints): string | undefined {
@@ -49,7 +49,8 @@ export interface ReviewedDocument {
 
 /**
  * The supplier memory after one more reviewed document: the memory of the supplier the document is
- * recognised as (by tax id, IBAN or layout; the reviewed tax ids and IBANs count), or a new one. Each
+ * recognised as (by tax id, IBAN, name, address or layout, the reviewed tax ids and IBANs counting; by
+ * address or layout only when the reviewed name is alike), or a new one. Each
  * reviewed value is kept with where it was printed and the label before it; null values teach nothing.
  */
 export function learnFromDocument(
@@ -68,10 +69,20 @@ export function learnFromDocument(
     .filter((v): v is string => typeof v === 'string')
     .map(compactText)
     .filter((v) => v.length >= 12);
+  const reviewedName = values['document.supplierName'];
+  const recognised = recogniseSupplier(view, memories, fingerprint)?.memory;
   const known =
     memories.find(
       (m) => m.taxIds.some((id) => taxIds.includes(id)) || m.ibans.some((i) => ibans.includes(i)),
-    ) ?? recogniseSupplier(view, memories, fingerprint)?.memory;
+    ) ??
+    // A supplier recognised by its address or layout whose name the reviewer wrote otherwise is a
+    // neighbour (a shop in the same estate) or a look-alike: a supplier of its own.
+    (recognised &&
+    (typeof reviewedName !== 'string' ||
+      !recognised.name ||
+      similarity(plainWords(reviewedName), plainWords(recognised.name)) >= NAME_MATCH)
+      ? recognised
+      : undefined);
   const base: SupplierMemory = known ?? {
     supplierId: make.newId(),
     accountId: make.accountId,

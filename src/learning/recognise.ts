@@ -25,13 +25,13 @@ export interface Recognition {
   memory: SupplierMemory;
   /** How sure the recognition is, 0..1. */
   score: number;
-  how: 'tax id' | 'iban' | 'name' | 'layout';
+  how: 'tax id' | 'iban' | 'name' | 'address' | 'layout';
 }
 
 /** Rows of the first page where a supplier's name is looked for (the letterhead). */
 const NAME_ROWS = 15;
 /** How alike a printed name must be to the learned one (OCR misreads a letter or two). */
-const NAME_MATCH = 0.85;
+export const NAME_MATCH = 0.85;
 
 /** Whether the supplier's learned address is printed in the letterhead (misread by a letter or two). */
 function addressPrinted(view: DocumentView, memory: SupplierMemory): boolean {
@@ -76,7 +76,8 @@ export function nameSimilarity(view: DocumentView, name: string): number {
 
 /**
  * The supplier whose memory the document matches best: one of its tax ids or IBANs printed in the
- * document (sure), else its name or its address in the letterhead (as printed, or misread by a letter or two), else
+ * document (sure), else its name in the letterhead, else its address there (as printed, or misread by a
+ * letter or two; a neighbour in the same street matches an address too, so a name counts more), else
  * the words of its layout (a Jaccard share of at least LAYOUT_MATCH). None when
  * nothing matches: a document of an unknown supplier is extracted as if nothing had been learned.
  */
@@ -99,8 +100,11 @@ export function recogniseSupplier(
   const shares = (value: string | undefined | null): boolean => {
     const wanted = [...new Set(plainWords(value ?? '').split(' '))].filter((w) => /^\p{L}{3,}$/u.test(w));
     const printed = wanted.filter((w) => top.has(w)).length;
-    // Most of its words as learned (a letter or two misread leaves the others).
-    return wanted.length > 0 && printed >= Math.max(1, Math.ceil(0.6 * wanted.length));
+    // Most of its words as learned (a letter or two misread leaves the others; of two words, one).
+    return (
+      wanted.length > 0 &&
+      printed >= Math.max(1, Math.ceil(0.6 * wanted.length) - (wanted.length === 2 ? 1 : 0))
+    );
   };
   let best: Recognition | undefined;
   for (const memory of memories) {
@@ -109,11 +113,19 @@ export function recogniseSupplier(
       found = { memory, score: 1, how: 'tax id' };
     } else if (memory.ibans.some((iban) => iban.length >= 12 && text.includes(iban))) {
       found = { memory, score: 1, how: 'iban' };
-    } else if (
-      (shares(memory.name) && nameSimilarity(view, memory.name!) >= NAME_MATCH) ||
-      (shares(memory.fields['document.supplierAddress']?.seen[0]?.value) && addressPrinted(view, memory))
-    ) {
+    } else if (shares(memory.name) && nameSimilarity(view, memory.name!) >= NAME_MATCH) {
       found = { memory, score: 0.95, how: 'name' };
+    } else if (
+      shares(memory.fields['document.supplierAddress']?.seen[0]?.value) &&
+      addressPrinted(view, memory)
+    ) {
+      // Neighbours share a street and an estate: a supplier whose name is printed comes first, and
+      // of neighbours the one whose name is most like the letterhead's.
+      found = {
+        memory,
+        score: 0.9 + 0.04 * (memory.name ? nameSimilarity(view, memory.name) : 0),
+        how: 'address',
+      };
     } else if (words.size > 0 && memory.fingerprint.length > 0) {
       let shared = 0;
       for (const w of memory.fingerprint) if (words.has(w)) shared++;

@@ -61,5 +61,9 @@ describe('the learning evaluation', () => {
     expect(report.later.after.perField.order_number!.accuracy).toBe(1);
     expect(report.later.after.accuracy!).toBeGreaterThan(report.later.before.accuracy!);
     expect(report.others.after.accuracy).toBe(report.others.before.accuracy);
+    // What `--out` writes: the later document as read after learning, its reference right.
+    const [later] = TRUTHS.filter((gt) => gt.family === 'kestrel').slice(1);
+    const fields = report.laterAfter.get(later!.file);
+    expect(fields?.find((f) => f.name === 'document.referenceNo')?.value).toBe(later!.fields.invoice_number);
   });
 });

@@ -87,6 +87,37 @@ beforeAll(async () => {
         ],
       },
     ]);
+  // Two shops of one industrial estate (their addresses a letter apart), and the first one's name misread.
+  const estateShop = (name: string, lot: string) =>
+    makeTextPdf([
+      {
+        lines: [
+          { text: name, x: 50, y: 60, size: 14 },
+          { text: `Lot ${lot}, Jalan Industri Jaya 3/2,`, x: 50, y: 80, size: 10 },
+          { text: 'Taman Perindustrian Jaya Makmur,', x: 50, y: 94, size: 10 },
+          { text: '43300 Seri Kembangan, Selangor', x: 50, y: 108, size: 10 },
+          { text: 'Cash bill 4711 05.06.2024', x: 50, y: 140, size: 10 },
+        ],
+      },
+    ]);
+  views.set('estate-12', await viewOf(await estateShop('Tan Brothers Trading', '12')));
+  views.set('estate-14', await viewOf(await estateShop('Sin Hock Hardware', '14')));
+  views.set('estate-12-misread', await viewOf(await estateShop('TAN BROTHERS TRADlNG', '12')));
+  // The Kestrel invoice with its name garbled past recognition (its tax id printed as ever).
+  views.set(
+    'garbled',
+    await viewOf(
+      await makeTextPdf([
+        {
+          lines: [
+            { text: 'Kcstr3l lnstrurncnts GrnhH', x: 50, y: 60, size: 16 },
+            { text: 'USt-IdNr. DE811907980', x: 50, y: 95, size: 10 },
+            { text: 'Rechnung 4711 vom 05.06.2024', x: 50, y: 120, size: 10 },
+          ],
+        },
+      ]),
+    ),
+  );
   views.set('branch-60', await viewOf(await branch('No. 60, Jalan PKM 23/22, Kawasan Perindustrian')));
   views.set('branch-38', await viewOf(await branch('No. 38, Jalan PKM 23/22, Taman Perindustrian')));
   views.set(
@@ -208,6 +239,37 @@ describe('recognising a supplier', () => {
   });
 });
 
+describe('shops of one street', () => {
+  const ADDRESS = (lot: string) =>
+    `Lot ${lot}, Jalan Industri Jaya 3/2, Taman Perindustrian Jaya Makmur, 43300 Seri Kembangan, Selangor`;
+
+  it("are told apart by name: a neighbour's review teaches a memory of its own", () => {
+    const { memory: tan } = learn(views.get('estate-12')!, {
+      'document.supplierName': 'Tan Brothers Trading',
+      'document.supplierAddress': ADDRESS('12'),
+    });
+    // The neighbour's address is the first's a digit apart: recognised by it, yet reviewed as another name.
+    expect(recogniseSupplier(views.get('estate-14')!, [tan])).toMatchObject({ how: 'address' });
+    const { memory: sinHock, isNew } = learn(
+      views.get('estate-14')!,
+      { 'document.supplierName': 'Sin Hock Hardware', 'document.supplierAddress': ADDRESS('14') },
+      [tan],
+    );
+    expect(isNew).toBe(true);
+    expect(sinHock.supplierId).not.toBe(tan.supplierId);
+    // The first shop's receipt, its name misread by a letter: its own memory, whichever comes first.
+    for (const memories of [
+      [sinHock, tan],
+      [tan, sinHock],
+    ]) {
+      expect(recogniseSupplier(views.get('estate-12-misread')!, memories)).toMatchObject({
+        how: 'name',
+        memory: { name: 'Tan Brothers Trading' },
+      });
+    }
+  });
+});
+
 describe('a memory joining an extraction', () => {
   const fields: FieldDefinition[] = [
     'invoice.subTotal',
@@ -281,6 +343,47 @@ describe('a memory joining an extraction', () => {
     );
     expect(right[0]!.value).toBe('Kestrel Instruments GmbH');
     expect(right[0]!.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('a name misread past recognition', () => {
+  const NAME = 'document.supplierName';
+  const fields: FieldDefinition[] = [
+    { name: NAME, kind: 'text' },
+    { name: 'document.customerName', kind: 'text' },
+  ];
+  const read = (value: string, customer: string | null = null): VerboseFieldResult[] => {
+    const box = { pageNum: 1, topLeft: { x: 0.08, y: 0.06 }, bottomRight: { x: 0.5, y: 0.08 }, tokenIds: [] };
+    return [
+      { name: NAME, value, confidence: 0.5, boundingBox: box, text: value },
+      { name: 'document.customerName', value: customer, confidence: customer ? 0.6 : 0, boundingBox: null },
+    ].map((r) => ({ ...r, candidates: [] }));
+  };
+  const apply = (results: VerboseFieldResult[]) => {
+    const view = views.get('garbled')!;
+    const { memory } = learn(views.get('first')!, {
+      [NAME]: 'Kestrel Instruments GmbH',
+      'document.supplierTaxId': 'DE811907980',
+    });
+    const recognition = recogniseSupplier(view, [memory])!;
+    expect(recognition.how).toBe('tax id');
+    return withSupplierMemory(view, documentHints(view), fields, results, recognition)[0]!;
+  };
+
+  it('is the learned name, where the garbled one was read, from a supplier its tax id recognises', () => {
+    const repaired = apply(read('Kcstr3l lnstrurncnts GrnhH'));
+    expect(repaired).toMatchObject({ value: 'Kestrel Instruments GmbH', learned: { how: 'value' } });
+    expect(repaired.boundingBox?.topLeft).toEqual({ x: 0.08, y: 0.06 });
+    expect(repaired.confidence).toBeGreaterThan(0.5);
+  });
+
+  it("is not: another company's name printed with that tax id, or the learned supplier as the buyer", () => {
+    // Two companies printing one id (a sample id, a group's VAT number): the name printed stands.
+    expect(apply(read('Taxiunternehmen Nord GmbH')).value).toBe('Taxiunternehmen Nord GmbH');
+    // The learned supplier is this document's customer: another supplier's document, sent to it.
+    const sentTo = apply(read('Kcstr3l lnstrurncnts GrnhH', 'Kestrel Instruments GmbH'));
+    expect(sentTo.value).toBe('Kcstr3l lnstrurncnts GrnhH');
+    expect(sentTo.learned).toBeUndefined();
   });
 });
 
