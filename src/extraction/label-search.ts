@@ -416,6 +416,9 @@ export interface NearOptions {
  */
 const SEPARATOR = /^(?:[:#\-–=.]+|\(B[TG]-\d+(?:\/\d+)?\):?)$/u;
 
+/** A gap between two lines of a row wider than this (a share of the page's width) parts two columns. */
+const COLUMN_GAP = 0.12;
+
 /**
  * The best reading of a span starting at `tokens[start]`: the cleanest (highest quality), and of those
  * the longest. Longest-first alone would let a loose reading of "FR119 - SIRET" beat "FR119".
@@ -436,6 +439,12 @@ function bestSpanAt(
     const before = tokens[start + n - 1]!;
     const next = tokens[start + n]!;
     if (next.lineId !== before.lineId && /\d$/.test(before.text) && /^\d/.test(next.text)) {
+      count = n;
+      break;
+    }
+    // Nor does a value run on into another column's line across a column's gap: `NIF: 514872039`
+    // beside the buyer's `Av. da Boavista` makes no id `514872039AVDA`.
+    if (next.lineId !== before.lineId && next.box.x0 - before.box.x1 > COLUMN_GAP) {
       count = n;
       break;
     }

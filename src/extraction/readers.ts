@@ -153,9 +153,11 @@ const abn: Reader = (text) => {
   return value ? { value, norm: value, quality: 1 } : undefined;
 };
 
-const taxId: Reader = (text) => {
+const taxId: Reader = (whole) => {
   // VAT ids, ABNs and registration numbers all hold digits.
-  if (!mayHoldDigits(text)) return undefined;
+  if (!mayHoldDigits(whole)) return undefined;
+  // A number's label before it is no part of it ("No. 812345676 RT0001", "Nr.: 143/220/50187").
+  const text = whole.replace(/^\s*(?:no|nr|n°|nº|#)\s*[.:]\s*(?=\d)/i, '');
   const vat = normaliseVatId(text);
   if (vat) return { value: vat.value, norm: vat.value, quality: 1 };
   const abnValue = normaliseAbn(text);

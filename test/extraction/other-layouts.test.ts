@@ -1056,6 +1056,43 @@ describe('layouts of other sources', () => {
     });
   });
 
+  it("a tax id after 'Registration No.', no IBAN's first groups, no word of the next column", async () => {
+    const canadian = sheet();
+    canadian.put(40, 50, 'Cedar Point Supply Ltd.', 14, true);
+    canadian.put(360, 324, 'Total', 9, true);
+    canadian.put(500, 324, '$1,130.00', 9, true);
+    canadian.put(40, 480, 'GST/HST Registration No. 812345676 RT0001', 8);
+    expect((await extractLines(engine, canadian.lines, ['invoices:2'])).value('document.supplierTaxId')).toBe(
+      '812345676RT0001',
+    );
+    // A Polish IBAN starts like a Polish VAT id (`PL` and ten digits): the NIP is the seller's tax id.
+    const polish = sheet();
+    polish.put(50, 115, 'Sprzedawca', 8.5, true);
+    polish.put(50, 129, 'Drukarnia Lipowa Sp. z o.o.', 9);
+    polish.put(50, 140, 'ul. Lipowa 14', 9);
+    polish.put(50, 152, '30-702 Kraków', 9);
+    polish.put(50, 164, 'NIP: 677-231-84-55', 9);
+    polish.put(50, 377, 'Razem do zaplaty:', 9.5);
+    polish.put(170, 377, '4 495,35 PLN', 9.5, true);
+    polish.put(50, 456, 'Numer konta:', 8.5);
+    polish.put(170, 456, 'PL66 8591 0007 0021 0483 2915 0001', 8.5);
+    const read = await extractLines(engine, polish.lines, ['invoices:2']);
+    expect(read.value('document.supplierTaxId')).toBe('677-231-84-55');
+    expect(read.value('bank.iban')).toBe('PL66859100070021048329150001');
+    // The seller's NIF on the row of the buyer's street: the id ends at the column's gap.
+    const portuguese = sheet();
+    portuguese.put(50, 92, 'Cerâmicas do Lis, Lda.', 8);
+    portuguese.put(50, 102, 'Rua da Olaria, 45', 8);
+    portuguese.put(50, 113, '2400-123 Leiria', 8);
+    portuguese.put(50, 134, 'NIF: 514872039', 8);
+    portuguese.put(330, 135, 'Av. da Boavista 1420', 9.5);
+    portuguese.put(360, 428, 'Total (EUR)', 10, true);
+    portuguese.put(494, 428, '2.068,37 €', 10, true);
+    expect(
+      (await extractLines(engine, portuguese.lines, ['invoices:2'])).value('document.supplierTaxId'),
+    ).toBe('514872039');
+  });
+
   it('a Czech invoice: Dodavatel and Odberatel blocks, cislo faktury, splatnost, zaklad dane, DPH, celkem k uhrade', async () => {
     const s = sheet();
     s.put(40, 50, 'Faktura - danovy doklad', 16, true);

@@ -54,6 +54,7 @@ const FLOORS: Record<string, number> = {
   'invoices-f': 0.87,
   'invoices-g': 0.96,
   'invoices-h': 0.92,
+  'invoices-i': 0.9,
   'receipts-a': 0.95,
   'receipts-b': 0.94,
   'receipts-c': 0.88,
@@ -62,10 +63,11 @@ const FLOORS: Record<string, number> = {
   'receipts-f': 0.9,
   'receipts-g': 0.92,
   'receipts-h': 0.88,
+  'receipts-i': 0.89,
 };
 
 /** The sets with item tables and the row F1 (score.py's line-item rules) each must keep. */
-const LINE_ITEM_FLOORS: Record<string, number> = { 'invoices-g': 0.97, 'invoices-h': 0.92 };
+const LINE_ITEM_FLOORS: Record<string, number> = { 'invoices-g': 0.97, 'invoices-h': 0.92, 'invoices-i': 0.94 };
 
 const engine = textOnlyEngine();
 afterAll(() => engine.close());

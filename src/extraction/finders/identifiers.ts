@@ -111,9 +111,17 @@ export function findIdentifiers(
   // An id printed in the buyer's block ("Bill to", "Kunde"...) is the buyer's: kept only as a doubtful
   // last resort, far behind any other.
   const buyerBlock = customerBlockTokens(view);
+  // The start of an IBAN reads as a VAT id (`PL66 8591 0007` of `PL66 8591 0007 0021 ...`): none is.
+  const ibanTokens = new Set(
+    patternValues(view, READERS.iban!, hints, 8, 0).flatMap((c) => c.tokens.map((t) => t.id)),
+  );
   const supplierTaxId = best(
     withoutBareCopies([...vatLabelled, ...vatAnywhere])
-      .filter((c) => !c.tokens.some((t) => customerTokens.has(t.id)) && !afterContactWord(view, c))
+      .filter(
+        (c) =>
+          !c.tokens.some((t) => customerTokens.has(t.id) || ibanTokens.has(t.id)) &&
+          !afterContactWord(view, c),
+      )
       .map((c) =>
         c.tokens.some((t) => buyerBlock.has(t.id))
           ? { ...c, score: c.score * 0.3, source: `${c.source}+buyer-block` }

@@ -249,7 +249,7 @@ export function findParties(view: DocumentView): PartyCandidates {
     repeated.set(key, (repeated.get(key) ?? 0) + 1);
   }
   const body = view.bodyHeight;
-  const scored: Array<{ segment: Segment; tokens: ViewToken[]; score: number }> = [];
+  const scored: Array<{ segment: Segment; tokens: ViewToken[]; score: number; owner?: boolean }> = [];
   const firstTextual = segments.findIndex(
     (s) => letterShare(s.text) > 0.6 && s.text.replace(/[^\p{L}]/gu, '').length >= 3,
   );
@@ -277,7 +277,7 @@ export function findParties(view: DocumentView): PartyCandidates {
     // Nor the shop's history ("Your neighbourhood pharmacy since 1994").
     if (SINCE_YEAR.test(text)) continue;
     const score = headerScore(segment, tokens, legalAt, { body, firstTextual, repeated });
-    scored.push({ segment, tokens, score });
+    scored.push({ segment, tokens, score, ...(named.owner ? { owner: true } : {}) });
   }
   // A name under "Seller:", "Verkäufer:", "From:" (past lines like "Nummer : 123") is the supplier's.
   for (const hit of findLabels(view, LABELS.supplier!)) {
@@ -391,10 +391,15 @@ function preferFullName(
  */
 function preferRegisteredCompany(
   brand: { segment: Segment; tokens: ViewToken[]; score: number },
-  scored: Array<{ segment: Segment; tokens: ViewToken[]; score: number }>,
+  scored: Array<{ segment: Segment; tokens: ViewToken[]; score: number; owner?: boolean }>,
   segments: readonly Segment[],
 ): boolean {
   if (hasLegalForm(brand.tokens) >= 0) return false;
+  const says = (text: string): boolean =>
+    TAX_LINE.test(text) || COMPANY_NUMBER.test(text) || REGISTRATION.test(text.trim());
+  // Its registration on its line, or on the line right under it. (Not further down its block: where a
+  // shop prints its company, address and VAT number under its name, the name is what the receipt is
+  // known by; the probe sets' writers who were not told otherwise wanted it.)
   const registered = (entry: { segment: Segment; tokens: ViewToken[] }): boolean => {
     const rest = entry.segment.tokens
       .slice(entry.tokens.length)
@@ -404,23 +409,36 @@ function preferRegisteredCompany(
     const close =
       next !== undefined &&
       next.tokens[0]!.box.y0 - Math.max(...entry.segment.tokens.map((t) => t.box.y1)) < 0.03;
-    const says = (text: string): boolean =>
-      TAX_LINE.test(text) || COMPANY_NUMBER.test(text) || REGISTRATION.test(text.trim());
     return says(rest) || (close && says(next.text));
   };
-  const company = scored.find(
-    (other) =>
-      other !== brand &&
-      hasLegalForm(other.tokens) >= 0 &&
-      other.tokens[0]!.pageNum === 1 &&
-      other.tokens[0]!.box.y0 < 0.35 &&
-      Math.abs(other.segment.order - brand.segment.order) <= 8 &&
-      registered(other),
-  );
+  const onFirstPage = (other: { tokens: ViewToken[] }): boolean => other.tokens[0]!.pageNum === 1;
+  // The company the page says owns the shop comes first; then one printed with its registration in the
+  // head of the page near the brand. (Not a company in the foot of a receipt: there the shop's name at
+  // the top is what the receipt is known by; docs/extraction.md, "Decisions made here".)
+  const company =
+    scored.find((other) => other !== brand && other.owner === true && onFirstPage(other)) ??
+    scored.find(
+      (other) =>
+        other !== brand &&
+        hasLegalForm(other.tokens) >= 0 &&
+        // An address line whose word reads as a legal form ("No.4, Jalan Dinar G UG") is no company.
+        !/^(no\.?\s*)?\d/i.test(other.tokens[0]!.text) &&
+        !ADDRESS.has(other.tokens[0]!.key) &&
+        onFirstPage(other) &&
+        other.tokens[0]!.box.y0 < 0.35 &&
+        Math.abs(other.segment.order - brand.segment.order) <= 8 &&
+        registered(other),
+    );
   if (!company) return false;
   takePlaceOf(company, brand);
   return true;
 }
+
+/** Words before a company that say it owns the shop or sells through the page ("operated by", "unit of"). */
+const OWNER_WORDS =
+  /^(?:(?:operated|owned|sold|run|betrieben|exploité|exploitée|gestito) (?:by|von|par|da)|(?:unit|division|brand) of)$/;
+/** A line that introduces the owner's name on the line under it ("Owned & Operated by:"). */
+const OWNER_LINE = /\b(?:operated|owned|run)\s+by\s*:?\s*$|\b(?:a\s+)?(?:unit|division|brand)\s+of\s*:?\s*$/i;
 
 /** `name` takes the favourite's place, just above it; the favourite ranks under it. */
 function takePlaceOf(name: { score: number }, favourite: { score: number }): void {
@@ -438,7 +456,7 @@ function nameTokens(
   view: DocumentView,
   segments: Segment[],
   segment: Segment,
-): { tokens: ViewToken[]; legalAt: number; continuesBelow?: boolean } {
+): { tokens: ViewToken[]; legalAt: number; continuesBelow?: boolean; owner?: boolean } {
   let legalAt = hasLegalForm(segment.tokens);
   let own = segment.tokens;
   // "Owned by: Chef Tan Sdn Bhd": the company follows the colon.
@@ -457,9 +475,20 @@ function nameTokens(
         // "(A unit of Spice Route Hospitality Pvt. Ltd.)": the company after "a unit of", "a division of".
         (t.key === 'of' && i > 0 && /^(unit|division|brand|member|subsidiary|part)$/.test(own[i - 1]!.key))),
   );
+  // The company that owns the shop or sells through the page: "(A unit of X Pvt. Ltd.)", "Sold by X
+  // Ltd", or X on the line under "Owned & Operated by:".
+  const above = segments[segment.order - 1];
+  let owner =
+    (by > 0 && OWNER_WORDS.test(`${own[by - 1]!.key} ${own[by]!.key}`)) ||
+    (by < 0 &&
+      legalAt >= 0 &&
+      above !== undefined &&
+      segment.tokens[0]!.box.y0 - above.tokens[0]!.box.y1 < 2 * view.bodyHeight &&
+      OWNER_LINE.test(above.text));
   if (by > 0) {
     own = own.slice(by + 1);
     legalAt = hasLegalForm(own);
+    owner &&= legalAt >= 0;
   }
   let tokens = legalAt >= 0 ? own.slice(0, legalAt + 1 + trailingLegal(own, legalAt)) : own;
   // After the legal form comes an address or a number, which is cut; a place name that belongs
@@ -497,7 +526,7 @@ function nameTokens(
   if (legalAt < 0 && !/:$/.test(segment.text) && close && next.tokens.length <= 4 && nextLegal >= 0) {
     tokens = [...tokens, ...next.tokens.slice(0, nextLegal + 1 + trailingLegal(next.tokens, nextLegal))];
     legalAt = tokens.length - 1;
-    return { tokens, legalAt };
+    return { tokens, legalAt, owner };
   }
   // Over three lines on a narrow receipt ("Lim Brothers Hardware" / "Enterprise (Bukit" / "Jalil) Sdn Bhd"):
   // two short lines of words, the last ending in the legal form, each right under the one before.
@@ -525,7 +554,7 @@ function nameTokens(
     ];
     legalAt = tokens.length - 1;
   }
-  return { tokens, legalAt };
+  return { tokens, legalAt, owner };
 }
 
 /**

@@ -295,6 +295,28 @@ describe("the supplier's name and address", () => {
     expect(unit.supplierName.map((c) => c.value)).toContain('Spice Route Hospitality Pvt. Ltd.');
   });
 
+  it('takes the company the page says owns the shop: "a unit of", "operated by" on its line or the one above', () => {
+    const unit = partiesOf([
+      'SAFFRON TABLE',
+      'Family Restaurant - Pure Veg',
+      '(A unit of Spice Route Hospitality Pvt. Ltd.)',
+      'No. 42, 80 Feet Road, Indiranagar',
+      'Bengaluru - 560038',
+      'TOTAL 1,470.00',
+    ]);
+    expect(unit.supplierName[0]?.value).toBe('Spice Route Hospitality Pvt. Ltd.');
+    const operated = partiesOf([
+      'GRILL HOUSE',
+      'Eastwood Branch',
+      'Owned & Operated by:',
+      'MORNINGSTAR FOODS CORP.',
+      'G/F Unit 4, Eastwood Plaza',
+      'TOTAL 389.00',
+    ]);
+    expect(operated.supplierName[0]?.value).toBe('MORNINGSTAR FOODS CORP.');
+    expect(operated.supplierName.map((c) => c.value)).toContain('GRILL HOUSE');
+  });
+
   it.each([
     'Fjordlys Arkitekter ApS',
     'Kvadrant komunikacije d.o.o.',
