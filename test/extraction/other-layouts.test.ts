@@ -1056,6 +1056,50 @@ describe('layouts of other sources', () => {
     });
   });
 
+  it("a window letter's recipient: under the small sender line, not under the logo's slogan", async () => {
+    const s = sheet();
+    s.put(400, 48, 'Nordhafen Spedition GmbH', 8);
+    s.put(50, 58, 'NORDHAFEN', 20, true);
+    s.put(400, 58, 'Reiherstieg Hauptdeich 40', 8);
+    s.put(400, 68, '21107 Hamburg', 8);
+    s.put(50, 71, 'SPEDITION · SEA · AIR · ROAD', 8);
+    s.put(50, 112, 'Nordhafen Spedition GmbH · Reiherstieg Hauptdeich 40 · 21107 Hamburg', 6.5);
+    s.put(50, 127, 'Elbtal Maschinenbau GmbH', 9.5);
+    s.put(340, 138, 'Invoice No.', 8.5);
+    s.put(430, 138, 'NHS-24-07731', 8.5);
+    s.put(50, 139, 'Accounts Payable', 9.5);
+    s.put(50, 151, 'Industriestraße 12', 9.5);
+    s.put(50, 163, '01640 Coswig', 9.5);
+    s.put(360, 500, 'Total', 9, true);
+    s.put(500, 500, '1.190,00', 9, true);
+    expect((await extractLines(engine, s.lines, ['invoices:2'])).value('document.customerName')).toBe(
+      'Elbtal Maschinenbau GmbH',
+    );
+  });
+
+  it("an unlabelled recipient whose street stands beside another column's dates", async () => {
+    const s = sheet();
+    s.put(400, 50, 'Fjellheim Verktøy AS', 8);
+    s.put(50, 60, 'FJELLHEIM', 20, true);
+    s.put(400, 60, 'Industriveien 9', 8);
+    s.put(400, 71, '2069 Jessheim', 8);
+    s.put(50, 140, 'Bygg & Tak Romerike AS', 10);
+    s.put(380, 140, 'Fakturanr.', 8.5);
+    s.put(465, 140, '88021', 8.5);
+    s.put(380, 152, 'Fakturadato', 8.5);
+    s.put(465, 152, '11.03.2024', 8.5);
+    s.put(50, 153, 'Postboks 214', 10);
+    s.put(380, 164, 'Forfallsdato', 8.5);
+    s.put(465, 164, '25.03.2024', 8.5);
+    s.put(50, 166, '2001 Lillestrøm', 10);
+    s.put(50, 220, 'FAKTURA', 16, true);
+    s.put(360, 500, 'Å betale', 9, true);
+    s.put(500, 500, '18 762,50', 9, true);
+    expect((await extractLines(engine, s.lines, ['invoices:2'])).value('document.customerName')).toBe(
+      'Bygg & Tak Romerike AS',
+    );
+  });
+
   it("a tax id after 'Registration No.', no IBAN's first groups, no word of the next column", async () => {
     const canadian = sheet();
     canadian.put(40, 50, 'Cedar Point Supply Ltd.', 14, true);

@@ -1037,6 +1037,8 @@ interface Labelled {
  * A name-like line in the upper half of the first page, below the supplier's name, that starts a block
  * of its column with a street under it: the recipient of a letter.
  */
+const NUMERIC_DATE = /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/;
+
 function unlabelledRecipient(
   view: DocumentView,
   segments: Segment[],
@@ -1084,7 +1086,8 @@ function unlabelledRecipient(
     for (const line of column) {
       if (line.tokens[0]!.box.y0 - bottom > 1.5 * height) break;
       // (A table's first row under its headings, "1  Finanzbuchhaltung 01-03/2025  1.236,00", is none.)
-      if (isAddressLine(line) && !line.rest.some((t) => MONEY.test(t.text))) {
+      // (Another column's date beside it, "Postboks 214      Fakturadato 11.03.2024", is no amount.)
+      if (isAddressLine(line) && !line.rest.some((t) => MONEY.test(t.text) && !NUMERIC_DATE.test(t.text))) {
         street = true;
         break;
       }
@@ -1201,14 +1204,17 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
   if (supplier) {
     // (In the head of the page: the footer repeats the name over its registration lines.)
     // (Its parts set off by bullets, or by commas: "Name GmbH, Street 1, 22089 Hamburg".)
-    const senderLine = segments.find(
+    // (In small print: a logo's word over the company's slogan, "NORDHAFEN" over "SPEDITION · SEA ·
+    // AIR", is none.)
+    const senderLines = segments.filter(
       (s) =>
         (s.rest.length > 0 || (s.text.includes(',') && s.key.length > supplier.key.length + 8)) &&
         s.tokens[0]!.box.y0 < 0.5 &&
         s.order !== supplier.order &&
+        Math.max(...s.tokens.map((t) => t.height)) <= 1.2 * view.bodyHeight &&
         normaliseText(s.key).startsWith(normaliseText(supplier.key).slice(0, 8)),
     );
-    if (senderLine) {
+    for (const senderLine of senderLines) {
       const box = senderLine.tokens[0]!.box;
       const next = segments.find(
         (s) =>
@@ -1219,6 +1225,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
       );
       if (next && isNameLike(next.text) && !isStreetLine(next)) {
         out.push(nameCandidate(next.text, next.tokens, 0.55, 'window-address'));
+        break;
       }
     }
   }
