@@ -1326,6 +1326,33 @@ function till(rows: Array<[string] | [string, string] | [string, string, number]
 }
 
 describe('receipts of other sources, in columns', () => {
+  it("which currency a till's sign is: 'Php', '$' in Auckland, 'kr' with Norway's MVA", async () => {
+    const currencyOf = async (rows: Array<[string] | [string, string] | [string, string, number]>) =>
+      (await extractLines(engine, till(rows), ['receipts:1'])).value('document.currency');
+    expect(
+      await currencyOf([['GRILL HOUSE', '', 14], ['Marikina Heights Plaza'], ['TOTAL DUE', 'Php 389.00', 9]]),
+    ).toBe('PHP');
+    expect(
+      await currencyOf([
+        ['KAURI HARDWARE', '', 14],
+        ['27 Carbine Road'],
+        ['Mt Wellington, Auckland 1060'],
+        ['TOTAL', '$118.32', 9],
+        ['GST No: 112-456-783'],
+      ]),
+    ).toBe('NZD');
+    expect(
+      await currencyOf([['FJELLHEIM KIOSK', '', 14], ['Org.nr. 987 654 325 MVA'], ['SUM', 'kr 128,50', 9]]),
+    ).toBe('NOK');
+    // "kr" stays the Swedish krona where nothing says another country.
+    expect(
+      await currencyOf([
+        ['ALMA KIOSK', '', 14],
+        ['SUMMA', 'kr 128,50', 9],
+      ]),
+    ).toBe('SEK');
+  });
+
   it("a pub's bill: its name over the operating company, a service charge, VAT included in the total", async () => {
     const lines = till([
       ['THE OTTER & OAR', '', 14],

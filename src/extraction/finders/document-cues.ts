@@ -83,8 +83,22 @@ export function findCurrency(
     const dollar = DOLLAR_CUES.find(([, re]) => re.test(text))?.[0];
     if (dollar) usd.value = usd.norm = dollar;
   }
+  // Which krone "kr" is (read as SEK): Norway's by its MVA, Denmark's by its CVR, Iceland's by its
+  // kennitala, unless the document says Sweden.
+  const krona = out.find((c) => c.value === 'SEK' && c.source === 'printed');
+  if (krona && !/\bsek\b|\bsverige\b|\bsweden\b|\bse\d{12}\b/.test(text)) {
+    const krone = KRONE_CUES.find(([, re]) => re.test(text))?.[0];
+    if (krone) krona.value = krona.norm = krone;
+  }
   return out.sort((a, b) => b.score - a.score);
 }
+
+/** Countries whose "kr" is not the Swedish krona, and what in the text says it is theirs. */
+const KRONE_CUES: ReadonlyArray<readonly [string, RegExp]> = [
+  ['NOK', /\bnok\b|\bmva\b|\bnorge\b|\bnorway\b|\bforetaksregisteret\b/],
+  ['DKK', /\bdkk\b|\bcvr\b|\bdanmark\b|\bdenmark\b/],
+  ['ISK', /\bisk\b|\bkennitala\b|\biceland\b|\b[ií]sland\b/],
+];
 
 /** Symbols of two characters that stand alone for their currency ("4 440 Ft", "TOTAL RM"). */
 const SHORT_SYMBOLS: ReadonlySet<string> = new Set(['RM', 'Rm', 'Ft', 'Rp', 'S/', 'zł', 'Kč', 'Kc', 'R$']);
@@ -117,7 +131,11 @@ const DOLLAR_CUES: ReadonlyArray<readonly [string, RegExp]> = [
   ['AUD', /\babn\b|\baustralia\b/],
   ['CAD', /\bcad\b|\bgst\/hst\b|\bhst\b|\bqst\b|\btvq\b|\brt ?0001\b|\bcanada\b/],
   ['SGD', /\bsgd\b|\bs\$|\bsingapore\b/],
-  ['NZD', /\bnzd\b|\bnew zealand\b/],
+  // (New Zealand's cities, and its GST numbers, eight or nine digits in groups: "GST No: 112-456-783".)
+  [
+    'NZD',
+    /\bnzd\b|\bnew zealand\b|\bauckland\b|\bwellington\b|\bchristchurch\b|\bgst no\.?:? ?\d{2,3}-\d{3}-\d{3}\b/,
+  ],
   ['CLP', /\bclp\b|\bchile\b|\brut\b|\br\.u\.t\b|\bboleta\b/],
   ['ARS', /\bars\b|\bargentina\b|\bcuit\b/],
   ['COP', /\bcop\b|\bcolombia\b|\bbogot[aá]\b|\bnit[.:]? ?\d{3}\.?\d{3}\.?\d{3}/],

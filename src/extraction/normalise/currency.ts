@@ -117,6 +117,8 @@ const SYMBOLS: Readonly<Record<string, SymbolInfo>> = withoutPrototype({
   '₫': { code: 'VND' },
   '฿': { code: 'THB' },
   '₱': { code: 'PHP' },
+  // The peso as Philippine tills print it without the sign ("TOTAL DUE  Php 389.00").
+  Php: { code: 'PHP' },
   '₴': { code: 'UAH' },
   '₦': { code: 'NGN' },
   лв: { code: 'BGN' },
