@@ -69,7 +69,10 @@ function holdsHeadingWord(tokens: readonly ViewToken[]): boolean {
 
 // (Words bounded by letters of any script: "Hôtel" holds no "tel".)
 const CONTACT =
-  /(@|www\.|https?:|(?<![\p{L}\p{N}])(t[ée]l|t[ée]l[ée]phone|phone|fax|fon|email|e-mail|mobile|h\/p|website|hp|whats ?app)(?![\p{L}\p{N}]))/iu;
+  /(@|www\.|https?:|(?<![\p{L}\p{N}])(t[ée]l|t[ée]l[ée]phone|phone|fax|fon|telefon|telefax|telefone|telefono|tlf|email|e-mail|mobile|h\/p|website|hp|whats ?app)(?![\p{L}\p{N}]))/iu;
+/** A web address without `www.` ("cedarcoastsupply.ca"): it ends an address (a logo may be one). */
+const DOMAIN =
+  /(?<![\p{L}\p{N}.])[\p{Ll}\d-]{3,}\.(com|net|org|io|ca|de|fr|nl|be|at|ch|it|es|pt|ie|uk|au|nz|sg|my|in|dk|se|no|fi|pl|cz|eu|co\.uk|com\.au)(?![\p{L}\p{N}])/u;
 const TAX_LINE =
   /\b(gst|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst|ondernemingsnr|kbo)\b/i;
 
@@ -205,13 +208,22 @@ function isAddressLine(segment: Segment): boolean {
     return false;
   const words = segment.tokens.map((t) => t.key);
   const addressWord = words.some((w) => ADDRESS.has(w) || STREET_COMPOUND.test(w));
-  // Numeric postcodes, and the British, Canadian and Irish forms ("LN1 9XY", "K1A 0B1", "H91 XK27").
-  const postcode =
-    /\b\d{4,6}\b|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]\d[A-Z] ?\d[A-Z]\d\b|\b(?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?[0-9AC-FHKNPRTV-Y]{4}\b/.test(
-      segment.text,
-    );
+  const postcode = POSTCODE.test(segment.text);
   const houseNumber = /\b\d{1,4}[a-z]?\b/i.test(segment.text) && letterShare(segment.text) > 0.4;
   return addressWord || postcode || houseNumber;
+}
+
+/** Numeric postcodes, and the British, Canadian and Irish forms ("LN1 9XY", "K1A 0B1", "H91 XK27"). */
+const POSTCODE =
+  /\b\d{4,6}\b|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]\d[A-Z] ?\d[A-Z]\d\b|\b(?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?[0-9AC-FHKNPRTV-Y]{4}\b/;
+
+/** An address with a street's word or a postcode: more than a line with a number in it. */
+function plainlyAddress(candidate: Candidate | undefined): boolean {
+  return (
+    candidate !== undefined &&
+    (candidate.tokens.some((t) => ADDRESS.has(t.key) || STREET_COMPOUND.test(t.key)) ||
+      POSTCODE.test(candidate.value))
+  );
 }
 
 /** A street's name of one word with its kind ("Bahnhofstrasse", "Kantstraße", "Lauterweg", "Storgatan"). */
@@ -327,9 +339,26 @@ export function findParties(view: DocumentView): PartyCandidates {
     return [];
   };
   const top = scored[0];
+  // The full name a logo's word starts, printed in the foot of the page ("Greenfield Stores Ltd" over
+  // its registration): the address is the one under the logo, where there is one.
+  const footerName =
+    top !== undefined &&
+    letterhead !== undefined &&
+    top !== letterhead &&
+    top.tokens[0]!.box.y0 - letterhead.tokens[0]!.box.y0 > 0.3;
+  // (Only where the foot gives none plainly: a seller printed in the foot of an invoice has its
+  // address there, and the logo's head may hold anything.)
+  const topAddress = addressOf(top);
+  // (Right under the logo: a recipient's block further down is another party's.)
+  const underLogo = (c: Candidate): boolean =>
+    c.tokens[0]!.box.y0 - Math.max(...letterhead!.tokens.map((t) => t.box.y1)) <= 5 * body;
+  const letterheadAddress =
+    footerName && !plainlyAddress(topAddress[0])
+      ? addressOf(letterhead).filter((c) => plainlyAddress(c) && underLogo(c))
+      : [];
   return {
     supplierName,
-    supplierAddress: addressOf(top),
+    supplierAddress: letterheadAddress.length > 0 ? letterheadAddress : topAddress,
     customerName: findCustomer(view, segments, letterhead?.segment),
     addressAfterName: (name) => {
       const at = supplierName.indexOf(name);
@@ -697,6 +726,7 @@ function addressAfter(
   const stop = whole.findIndex(
     (t, i) =>
       CONTACT.test(t.text) ||
+      DOMAIN.test(t.text) ||
       TAX_LINE.test(t.key) ||
       REGISTER_WORDS.test(t.key) ||
       (/^[(+]/.test(t.text) &&
@@ -758,6 +788,7 @@ function addressAfter(
           STORE_LINE.test(segment.text.trim()) ||
           hasLegalForm(segment.tokens) >= 0 ||
           CONTACT.test(segment.text) ||
+          REGISTER_WORDS.test(segment.text) ||
           /\b(gst|vat|sst|reg|co\.? ?no|company no)\b/i.test(segment.text) ||
           // A labelled company number whose label OCR misread ("CO KEG NO : 364912-K").
           (COMPANY_NUMBER.test(segment.text) && LABELLED.test(segment.text))
@@ -770,6 +801,7 @@ function addressAfter(
       } else {
         if (
           CONTACT.test(segment.text) ||
+          DOMAIN.test(segment.text) ||
           TAX_LINE.test(segment.text) ||
           PHONE.test(segment.text) ||
           REGISTER_WORDS.test(segment.text)

@@ -295,6 +295,40 @@ describe("the supplier's name and address", () => {
     expect(unit.supplierName.map((c) => c.value)).toContain('Spice Route Hospitality Pvt. Ltd.');
   });
 
+  it("ends an address at a telephone in other languages, and at a web address without 'www.'", () => {
+    const german = partiesOf([
+      'Brandt Elektro GmbH',
+      'Gutenbergstraße 41',
+      '70176 Stuttgart',
+      'Telefon 0711 459870-0',
+      'Rechnung 2024-11873',
+    ]);
+    expect(german.supplierAddress[0]?.value).toBe('Gutenbergstraße 41, 70176 Stuttgart');
+    const footer = partiesOf([
+      'INVOICE 20417',
+      'TOTAL 4,293.49',
+      'Cedar Coast Supply Ltd. · 7781 Fraserview Road, Burnaby, BC V5J 2K9 · cedarcoastsupply.ca',
+    ]);
+    expect(footer.supplierAddress[0]?.value).toBe('7781 Fraserview Road, Burnaby, BC V5J 2K9');
+  });
+
+  it("takes the address under a shop's logo when its company is printed in the foot over a registration", () => {
+    const items = Array.from({ length: 12 }, (_, i) => `ITEM ${i + 1}  ${i + 1}.50`);
+    const parties = partiesOf([
+      'GREENFIELD',
+      'Fresh food, fair prices',
+      'Harbour Road, Portishead',
+      'Bristol BS20 7QE',
+      'Tel 01275 555 812',
+      ...items,
+      'TOTAL 9.85',
+      'Greenfield Stores Ltd',
+      'Registered in England No. 04512873',
+    ]);
+    expect(parties.supplierName[0]?.value).toBe('Greenfield Stores Ltd');
+    expect(parties.supplierAddress[0]?.value).toBe('Harbour Road, Portishead, Bristol BS20 7QE');
+  });
+
   it('takes the company the page says owns the shop: "a unit of", "operated by" on its line or the one above', () => {
     const unit = partiesOf([
       'SAFFRON TABLE',
