@@ -1100,6 +1100,61 @@ describe('layouts of other sources', () => {
     );
   });
 
+  it("a totals column beside a VAT table's rows: its amounts are the document's", async () => {
+    const s = sheet();
+    s.put(50, 60, 'Groothandel Vries B.V.', 14, true);
+    s.put(50, 455, 'BTW-specificatie', 9, true);
+    s.put(50, 471, 'Tarief', 8.5, true);
+    s.put(128, 471, 'Grondslag', 8.5, true);
+    s.put(230, 471, 'BTW', 8.5, true);
+    s.put(372, 471, 'Totaal excl. BTW', 9);
+    s.put(510, 471, '€ 536,22', 9);
+    s.put(372, 485, 'Totaal BTW', 9);
+    s.put(515, 485, '€ 62,46', 9);
+    s.put(50, 486, '0%', 8.5);
+    s.put(149, 486, '23,40', 8.5);
+    s.put(234, 486, '0,00', 8.5);
+    s.put(50, 499, '9%', 8.5);
+    s.put(144, 499, '376,97', 8.5);
+    s.put(229, 499, '33,93', 8.5);
+    s.put(372, 503, 'Totaal incl. BTW', 10, true);
+    s.put(503, 503, '€ 598,68', 10, true);
+    s.put(50, 512, '21%', 8.5);
+    s.put(144, 512, '135,85', 8.5);
+    s.put(229, 512, '28,53', 8.5);
+    s.put(
+      50,
+      555,
+      'Wij verzoeken u het totaalbedrag vóór 26-04-2024 over te maken op NL41 ZWLB 0417 2639 53',
+      8.5,
+    );
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'invoice.subTotal': '536.22',
+      'invoice.tax': '62.46',
+      'invoice.total': '598.68',
+    });
+  });
+
+  it('tax lines that add up to the total within a printed round off', async () => {
+    const s = sheet();
+    s.put(50, 60, 'Sai Kiran Textiles Pvt. Ltd.', 14, true);
+    s.put(340, 356, 'Total Taxable Value', 8.5);
+    s.put(500, 356, '2,67,117.50', 8.5);
+    s.put(340, 369, 'Add: CGST @ 2.5%', 8.5);
+    s.put(512, 369, '6,677.94', 8.5);
+    s.put(340, 382, 'Add: SGST @ 2.5%', 8.5);
+    s.put(512, 382, '6,677.94', 8.5);
+    s.put(340, 395, 'Round Off', 8.5);
+    s.put(526, 395, '-0.38', 8.5);
+    s.put(340, 412, 'Grand Total', 10, true);
+    s.put(469, 412, 'Rs. 2,80,473.00', 10, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'invoice.subTotal': '267117.50',
+      'invoice.tax': '13355.88',
+      'invoice.total': '280473.00',
+    });
+  });
+
   it("a tax id after 'Registration No.', no IBAN's first groups, no word of the next column", async () => {
     const canadian = sheet();
     canadian.put(40, 50, 'Cedar Point Supply Ltd.', 14, true);

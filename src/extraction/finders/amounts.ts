@@ -114,9 +114,13 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   // A VAT summary table's tax and net amount (its rows add up: net + tax = gross). The amounts of its
   // rows of one rate among several are parts: read under the table's headings ("MwSt", "Brutto",
   // "Totaal"), they are no candidates.
+  // (A totals column beside the table shares its rows, "9%  376,97  33,93      Totaal incl. BTW  €
+  // 598,68": amounts right of the table's are that column's.)
   const vatTable = findVatTable(view, hints);
   for (const role of ROLES)
-    out[role] = out[role].filter((c) => !c.tokens.some((t) => vatTable.partRows.has(t.row)));
+    out[role] = out[role].filter(
+      (c) => !c.tokens.some((t) => vatTable.partRows.has(t.row) && t.u.x0 <= vatTable.partsRight),
+    );
   out.tax.push(...vatTable.tax);
   out.subTotal.push(...vatTable.subTotal);
 
@@ -176,7 +180,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
       ? { ...c, score: c.score * 0.5 }
       : c,
   );
-  applyArithmetic(out, all, taxLines);
+  applyArithmetic(out, all, taxLines, roundingAmounts(view, hints));
   const payment = paymentLines(view, hints, all);
   applyCashAndChange(payment, out);
   applyRounding(payment, out);
@@ -299,6 +303,7 @@ function applyArithmetic(
   out: Record<AmountRole, Candidate[]>,
   all: Candidate[],
   taxLines: readonly Candidate[],
+  roundings: readonly number[],
 ): void {
   let bestTriple: { sub: Candidate; tax: Candidate; total: Candidate; score: number } | undefined;
   for (const total of out.total.slice(0, 5)) {
@@ -314,7 +319,7 @@ function applyArithmetic(
       }
     }
   }
-  if (!bestTriple) bestTriple = deriveMissingPart(out, all, taxLines);
+  if (!bestTriple) bestTriple = deriveMissingPart(out, all, taxLines, roundings);
   if (bestTriple) {
     const lift = (list: Candidate[], chosen: Candidate): Candidate[] =>
       list
@@ -351,6 +356,14 @@ function applyArithmetic(
   // A subtotal above the total is not one.
   if (total) out.subTotal = out.subTotal.filter((s) => (s.norm as number) <= (total.norm as number) + 0.011);
   if (total) out.tax = out.tax.filter((s) => Math.abs(s.norm as number) < Math.abs(total.norm as number));
+}
+
+/** The amounts beside a rounding's label ("Round Off -0.38"), less than one either way. */
+function roundingAmounts(view: DocumentView, hints: DocumentHints): number[] {
+  return findLabels(view, LABELS.rounding!)
+    .flatMap((hit) => valuesNear(view, hit, READERS.amount!, hints, { maxTokens: 4, maxRightGap: 30 }))
+    .map((c) => c.norm as number)
+    .filter((v) => v !== 0 && Math.abs(v) < 1);
 }
 
 /** What a receipt says of its payment: the cash tendered, the change, a rounding to the coin. */
@@ -577,6 +590,7 @@ function deriveMissingPart(
   out: Record<AmountRole, Candidate[]>,
   all: Candidate[],
   taxLines: readonly Candidate[],
+  roundings: readonly number[],
 ): { sub: Candidate; tax: Candidate; total: Candidate; score: number } | undefined {
   const total = out.total[0];
   if (!total) return undefined;
@@ -600,24 +614,32 @@ function deriveMissingPart(
   }
   // Tax printed per rate ("USt 19 % 1.310,13", "USt 7 % 200,74") and no line for its sum: the lines
   // that add up with the subtotal to the total are the tax, their sum the value.
+  // Exactly, else within a rounding printed as such: a total rounded to the unit ("Round Off -0.38",
+  // "Grand Total 2,80,473.00").
   const lines = taxLines.slice(0, 6);
-  for (const sub of out.subTotal.slice(0, 3)) {
-    const wanted = t - (sub.norm as number);
-    for (const group of groupsOf(lines)) {
-      const sum = group.reduce((a, c) => a + (c.norm as number), 0);
-      if (Math.abs(sum - wanted) >= 0.011 || sum === 0) continue;
-      const derived: Candidate = {
-        value: sum.toFixed(2),
-        norm: Math.round(sum * 100) / 100,
-        quality: 1,
-        tokens: group.flatMap((c) => c.tokens),
-        score: Math.min(total.score, sub.score, ...group.map((c) => c.score)) * 0.9,
-        source: 'tax-lines-sum',
-      };
-      out.tax.push(derived);
-      return { sub, tax: derived, total, score: total.score + sub.score };
+  for (const within of [false, true])
+    for (const sub of out.subTotal.slice(0, 3)) {
+      const wanted = t - (sub.norm as number);
+      for (const group of groupsOf(lines)) {
+        const sum = group.reduce((a, c) => a + (c.norm as number), 0);
+        const off = wanted - sum;
+        // (Its sign as printed or not: Tally's "(-)0.40".)
+        const fits =
+          Math.abs(off) < 0.011 ||
+          (within && roundings.some((r) => Math.abs(Math.abs(r) - Math.abs(off)) < 0.005));
+        if (!fits || sum === 0) continue;
+        const derived: Candidate = {
+          value: sum.toFixed(2),
+          norm: Math.round(sum * 100) / 100,
+          quality: 1,
+          tokens: group.flatMap((c) => c.tokens),
+          score: Math.min(total.score, sub.score, ...group.map((c) => c.score)) * 0.9,
+          source: 'tax-lines-sum',
+        };
+        out.tax.push(derived);
+        return { sub, tax: derived, total, score: total.score + sub.score };
+      }
     }
-  }
   // No subtotal line either ("CGST 2.5 % 200.00", "SGST 2.5 % 200.00", "Total 8,400.00"): tax lines of
   // different labels whose sum leaves an amount printed elsewhere (the items' sum) are the tax, and
   // that amount the subtotal.

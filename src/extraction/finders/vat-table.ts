@@ -120,12 +120,13 @@ function totalOf(rows: readonly TaxRow[], row: Row, hints: AmountHints): TaxRow 
  * rate, maybe a total row): rows where net + tax = gross, under a heading that names the tax or each
  * with its rate; the total row's amounts when printed, else the sum of the rows'. Empty when the
  * document prints no such table. `partRows`: the rows of a table of several rates (by row index),
- * whose amounts are parts, not the document's tax, net amount or total.
+ * whose amounts are parts, not the document's tax, net amount or total; `partsRight`: the right edge
+ * of their amounts (another column's total may share their rows, right of it).
  */
 export function findVatTable(
   view: DocumentView,
   hints: AmountHints,
-): { tax: Candidate[]; subTotal: Candidate[]; partRows: Set<number> } {
+): { tax: Candidate[]; subTotal: Candidate[]; partRows: Set<number>; partsRight: number } {
   const tables: TaxRow[][] = [];
   let current: TaxRow[] = [];
   let headed = false;
@@ -150,12 +151,30 @@ export function findVatTable(
       rowAmounts(row, hints).length === 0;
   }
   if (current.length > 0) tables.push(current);
-  const out = { tax: [] as Candidate[], subTotal: [] as Candidate[], partRows: new Set<number>() };
+  const out = {
+    tax: [] as Candidate[],
+    subTotal: [] as Candidate[],
+    partRows: new Set<number>(),
+    partsRight: -Infinity,
+  };
   for (const rows of tables) {
     const totalRow = rows.find((r) => r.total);
     const parts = rows.filter((r) => !r.total);
     // Rows of one rate among several: each a part of the document's amounts, none of them the whole.
-    if (parts.length >= 2) for (const part of parts) out.partRows.add(part.row.index);
+    if (parts.length >= 2)
+      for (const part of parts) {
+        out.partRows.add(part.row.index);
+        // Its gross where printed ("A 21%  61,74  12,96  74,70") is the table's too.
+        const gross = rowAmounts(part.row, hints).find(
+          (a) => Math.abs(a.value - part.values.gross) < 0.011 && a.token.u.x0 > part.tax.u.x1,
+        );
+        out.partsRight = Math.max(
+          out.partsRight,
+          part.net.u.x1,
+          part.tax.u.x1,
+          gross?.token.u.x1 ?? -Infinity,
+        );
+      }
     const sum = (key: 'net' | 'tax'): number =>
       Math.round(parts.reduce((s, r) => s + r.values[key], 0) * 100) / 100;
     const make = (key: 'net' | 'tax'): Candidate => {
