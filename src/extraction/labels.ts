@@ -956,6 +956,9 @@ export const LABELS: Record<string, LabelSet> = {
       'factuur nr',
       'factuur',
       'creditnota',
+      'creditnota nr',
+      'creditnota nr.',
+      'creditnotanummer',
       'no. resit',
       'no resit',
       'resit no',
@@ -1086,6 +1089,7 @@ export const LABELS: Record<string, LabelSet> = {
       'numéro',
       'n.º',
       'nº',
+      'n°',
     ],
     // Another document's number printed on this one: a credit note's original invoice, an advance
     // invoice a final one deducts.
@@ -1133,6 +1137,12 @@ export const LABELS: Record<string, LabelSet> = {
       'n° factura original',
       'factura que se rectifica',
       'fattura di riferimento',
+      // The invoice a letter or credit note is about ("Betreft factuur 2024-0718").
+      'betreft factuur',
+      'betreft',
+      'betrifft rechnung',
+      'concerne la facture',
+      'regarding invoice',
     ],
   },
   purchaseOrderNo: {

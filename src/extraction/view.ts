@@ -41,7 +41,16 @@ export interface DocumentView {
 }
 
 export function keyOf(text: string): string {
-  return (isAscii(text) ? text : text.normalize('NFKC').replace(/[’‘ʼ´]/g, "'"))
+  // "N°" (a degree sign for the ordinal) keeps its mark as a letter: a number's label, not the letter N
+  // (North, in "4718 N 44th Pl"), nor the word "no" (an address's "No 8").
+  return (
+    isAscii(text)
+      ? text
+      : text
+          .normalize('NFKC')
+          .replace(/[’‘ʼ´]/g, "'")
+          .replace(/(?<=n)°/giu, 'º')
+  )
     .toLowerCase()
     .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 }

@@ -1155,6 +1155,36 @@ describe('layouts of other sources', () => {
     });
   });
 
+  it("an invoice number after a bare 'N°', not a contract's nor the invoice a credit note is about", async () => {
+    const facture = sheet();
+    facture.put(50, 62, 'Atelier Lumière & Bois', 18, true);
+    facture.put(400, 62, 'FACTURE', 18, true);
+    facture.put(400, 84, 'N° :', 8.5);
+    facture.put(455, 84, 'FA-2024-0412', 8.5);
+    facture.put(400, 96, 'Date :', 8.5);
+    facture.put(455, 96, '04/11/2024', 8.5);
+    facture.put(360, 420, 'Total TTC', 10, true);
+    facture.put(480, 420, '1 260,00 €', 10, true);
+    facture.put(50, 519, 'Assurance décennale : MAAF Pro, contrat n° 184 227 301, couverture France.', 8);
+    expect((await extractLines(engine, facture.lines, ['invoices:2'])).value('document.referenceNo')).toBe(
+      'FA-2024-0412',
+    );
+    const credit = sheet();
+    credit.put(50, 60, 'Kantoormeubelen Peeters BV', 14, true);
+    credit.put(50, 200, 'CREDITNOTA', 16, true);
+    credit.put(50, 225, 'Creditnota nr.', 8.5);
+    credit.put(150, 225, 'CN-2024-0042', 8.5);
+    credit.put(50, 238, 'Datum', 8.5);
+    credit.put(150, 238, '22/05/2024', 8.5);
+    credit.put(50, 262, 'Betreft factuur', 8.5);
+    credit.put(150, 262, '2024-0718 van 30/04/2024', 8.5);
+    credit.put(360, 430, 'Totaal incl. btw', 9, true);
+    credit.put(493, 430, '-862,73 EUR', 9, true);
+    expect((await extractLines(engine, credit.lines, ['invoices:2'])).value('document.referenceNo')).toBe(
+      'CN-2024-0042',
+    );
+  });
+
   it("a tax id after 'Registration No.', no IBAN's first groups, no word of the next column", async () => {
     const canadian = sheet();
     canadian.put(40, 50, 'Cedar Point Supply Ltd.', 14, true);

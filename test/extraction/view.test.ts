@@ -58,4 +58,12 @@ describe('keyOf', () => {
     expect(keyOf('(Date')).toBe('date');
     expect(keyOf('l‘ancienne')).toBe("l'ancienne");
   });
+
+  it('keeps the mark of "N°" as a letter: a number\'s label, not the letter N nor the word "no"', () => {
+    expect(keyOf('N°')).toBe('nº');
+    expect(keyOf('n°:')).toBe('nº');
+    expect(keyOf('N')).toBe('n');
+    expect(keyOf('No')).toBe('no');
+    expect(keyOf('20°C')).toBe('20°c');
+  });
 });

@@ -6,10 +6,11 @@ import { findLabels, valuesNear, type Candidate } from '../label-search.js';
 
 /** Words before a bare "No." that make it another number's label (`Account No.`, `Tel No.`). */
 const OTHER_NUMBER =
-  /^(account|acc|a\/c|tel|telephone|phone|fax|mobile|hp|reg|registration|gst|vat|sst|tax|btw|tva|ust|mwst|iva|p\.iva|nif|cif|customer|cust|klant|kunde|kunden|client|cliente|codice|member|card|order|po|abn|bsb|kvk|siret|siren|company|co|id|table|pax|serial|item|page|seite)$/i;
+  /^(account|acc|a\/c|tel|telephone|phone|fax|mobile|hp|reg|registration|gst|vat|sst|tax|btw|tva|ust|mwst|iva|p\.iva|nif|cif|customer|cust|klant|kunde|kunden|client|cliente|codice|member|card|order|po|abn|bsb|kvk|siret|siren|company|co|id|table|pax|serial|item|page|seite|contrat|contract|contrato|vertrag|cae|cai|ruc|r\.u\.c|rut|policy|police|licence|license|permit)$/i;
 
 /** Words that follow a label but are not the value (`Invoice Date`, `Rechnung vom`). */
-const NOT_A_REFERENCE = /^(date|datum|vom|du|le|van|of|to|page|seite|tel|fax|phone|total)$/i;
+const NOT_A_REFERENCE =
+  /^(date|datum|vom|du|le|van|of|to|page|seite|tel|fax|phone|total|tva|vat|btw|iva|ust|mwst|gst|siret|siren|rcs)$/i;
 
 /** Invoice or receipt number, and purchase order number. */
 export function findReferences(
