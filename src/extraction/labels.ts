@@ -1563,7 +1563,18 @@ export const LABELS: Record<string, LabelSet> = {
       'señores',
       'senores',
       'adquirente',
+      'exmo(s). senhor(es)',
+      'exmo. senhor',
+      'exmos. senhores',
+      // A medical bill's: the patient or whoever answers for the bill.
+      'patient / guarantor',
+      'patient/guarantor',
+      'guarantor',
+      'patient name',
+      'patient',
     ],
+    // The recipient's code of Italy's exchange system (SDI), not a name.
+    not: ['codice destinatario', 'cod. destinatario', 'pec destinatario'],
   },
   iban: { strong: ['iban'] },
   bic: { strong: ['bic', 'swift', 'swift code', 'bic/swift', 'swift/bic', 'bic code', 'bic-code'] },

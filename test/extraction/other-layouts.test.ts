@@ -1056,6 +1056,51 @@ describe('layouts of other sources', () => {
     });
   });
 
+  it("customers under 'Spett.le' (a long name, not the SDI code), 'Exmo(s). Senhor(es)' and 'Patient / Guarantor'", async () => {
+    const italian = sheet();
+    italian.put(50, 60, 'BERTOLINI', 20, true);
+    italian.put(50, 73, 'OFFICINE MECCANICHE', 8.5, true);
+    italian.put(50, 92, 'Officine Meccaniche Bertolini S.r.l.', 8);
+    italian.put(50, 102, "Via dell'Artigianato 15", 8);
+    italian.put(50, 113, '25030 Castel Mella (BS)', 8);
+    italian.put(50, 134, 'Partita IVA: IT 03187450170', 8);
+    italian.put(350, 150, 'Spett.le', 8.5);
+    italian.put(350, 163, 'Ferramenta Gallo S.a.s. di Gallo Piero & C.', 9, true);
+    italian.put(350, 175, 'Via Roma 221', 9);
+    italian.put(350, 187, '26100 Cremona (CR)', 9);
+    italian.put(350, 211, 'Codice destinatario SDI: M5UXCR1', 9);
+    italian.put(360, 430, 'Totale documento', 10, true);
+    italian.put(490, 430, '1.220,00', 10, true);
+    const customerOf = async (lines: typeof italian.lines) =>
+      (await extractLines(engine, lines, ['invoices:2'])).value('document.customerName');
+    expect(await customerOf(italian.lines)).toBe('Ferramenta Gallo S.a.s. di Gallo Piero & C.');
+    const portuguese = sheet();
+    portuguese.put(50, 60, 'Cerâmicas Vale do Lis', 17, true);
+    portuguese.put(50, 92, 'Cerâmicas Vale do Lis, Lda.', 8);
+    portuguese.put(50, 102, 'Rua da Olaria, 45', 8);
+    portuguese.put(330, 110, 'Exmo(s). Senhor(es)', 8);
+    portuguese.put(50, 113, '2400-123 Leiria', 8);
+    portuguese.put(330, 123, 'Casa & Mesa Decorações, Unipessoal Lda.', 9.5);
+    portuguese.put(330, 135, 'Av. da Boavista 1420', 9.5);
+    portuguese.put(330, 147, '4100-114 Porto', 9.5);
+    portuguese.put(360, 428, 'Total (EUR)', 10, true);
+    portuguese.put(494, 428, '2.068,37 €', 10, true);
+    expect(await customerOf(portuguese.lines)).toBe('Casa & Mesa Decorações, Unipessoal Lda.');
+    const clinic = sheet();
+    clinic.put(50, 58, 'Willow Creek', 18, true);
+    clinic.put(422, 58, 'PATIENT INVOICE', 15, true);
+    clinic.put(50, 100, '1840 N Cedar St, Suite 210', 8);
+    clinic.put(50, 111, 'Fort Collins, CO 80524', 8);
+    clinic.put(50, 165, 'Patient / Guarantor', 8, true);
+    clinic.put(330, 165, 'Insurance', 8, true);
+    clinic.put(50, 178, 'Daniel R. Whitaker', 9.5);
+    clinic.put(330, 178, 'Summit Mutual Health – PPO', 9);
+    clinic.put(50, 190, '2604 Sagebrush Dr', 9.5);
+    clinic.put(360, 430, 'Balance Due', 10, true);
+    clinic.put(500, 430, '$62.40', 10, true);
+    expect(await customerOf(clinic.lines)).toBe('Daniel R. Whitaker');
+  });
+
   it("a window letter's recipient: under the small sender line, not under the logo's slogan", async () => {
     const s = sheet();
     s.put(400, 48, 'Nordhafen Spedition GmbH', 8);

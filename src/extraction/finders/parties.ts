@@ -879,12 +879,20 @@ const OTHER_PARTY_HEADING =
 const OTHER_HEADINGS = ['referenceNo', 'purchaseOrderNo', 'date', 'dueDate', 'supplierTaxId'] as const;
 
 /** The customer's labels, strong ones only (label sets are constants: matched once per document). */
-const CUSTOMER_LABELS: LabelSet = { strong: LABELS.customerName!.strong };
+const CUSTOMER_LABELS: LabelSet = {
+  strong: LABELS.customerName!.strong,
+  not: LABELS.customerName!.not ?? [],
+};
 /** A name: a few words starting with a capital or digit, not a sentence or a contact line. */
-function isNameLike(text: string): boolean {
+function isNameLike(text: string, tokens?: readonly ViewToken[]): boolean {
   const words = text.trim().split(/\s+/);
+  // A company's name with its legal form may be longer ("Ferramenta Gallo S.a.s. di Gallo Piero & C.").
+  const most = tokens && hasLegalForm(tokens) >= 0 ? 10 : 7;
   return (
-    words.length <= 7 && /^[\p{Lu}\p{N}]/u.test(text.trim()) && letterShare(text) > 0.6 && !CONTACT.test(text)
+    words.length <= most &&
+    /^[\p{Lu}\p{N}]/u.test(text.trim()) &&
+    letterShare(text) > 0.6 &&
+    !CONTACT.test(text)
   );
 }
 
@@ -981,7 +989,7 @@ function companyAbove(view: DocumentView, segments: Segment[], label: ViewToken)
   for (const [i, line] of block.entries()) {
     const next = block[i + 1];
     if (isStreetLine(line) || (next && isStreetLine(next) && hasLegalForm(line.tokens) < 0)) continue;
-    return isNameLike(line.text) ? line : undefined;
+    return isNameLike(line.text, line.tokens) ? line : undefined;
   }
   return undefined;
 }
@@ -1036,13 +1044,13 @@ function nameBelow(
     );
   for (const segment of under.slice(0, 3)) {
     const named = labelledName(segment);
-    if (named) return isNameLike(named.text) ? named : undefined;
+    if (named) return isNameLike(named.text, named.tokens) ? named : undefined;
     // A labelled line ("Nummer : 12345676") is passed, whatever the gap left between its parts; a
     // label of another column on the same row ("Invoice No.: 123" beside the name) is not this line's.
     if (segment.text.includes(':') || segment.rest[0]?.text.startsWith(':')) continue;
     // A label beside its value in a column of labels ("Käuferreferenz  073350001", "Straße  ...").
     if (segment.rest.length > 0 && segment.tokens.length <= 3 && OTHER_LINE_LABEL.test(segment.key)) continue;
-    return isNameLike(segment.text) ? segment : undefined;
+    return isNameLike(segment.text, segment.tokens) ? segment : undefined;
   }
   return undefined;
 }
@@ -1220,7 +1228,7 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
       columnStart(view, hit),
       partyHeading ? sameLine[0]!.box.x0 : Infinity,
     );
-    if (below && isNameLike(below.text)) {
+    if (below && isNameLike(below.text, below.tokens)) {
       out.push(nameCandidate(below.text, below.tokens, 0.7 * strength, 'label-below'));
     }
   }
