@@ -60,6 +60,9 @@ function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
     const [net, tax] = [n.value * sign, t.value * sign];
     if (tax >= 0 && tax < net && Math.abs(net * rate - tax) <= 0.011 + 0.01 * tax)
       return taxRow(row, n, t, n.value + t.value, false);
+    // Or the gross and the tax it holds, as tills print them ("A  2.6%  38.90  0.99": 38.90 with tax).
+    if (tax >= 0 && tax < net && Math.abs((net * rate) / (1 + rate) - tax) <= 0.011 + 0.01 * tax)
+      return taxRow(row, { token: n.token, value: n.value - t.value }, t, n.value, false);
   }
   // The rate printed as a number in its own column ("%IVA | ... | Imponibile | Imposta": "22,00 ...
   // 5.140,00  1.130,80"): left of a base and a tax that are that rate of it.

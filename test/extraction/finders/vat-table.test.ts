@@ -24,6 +24,20 @@ describe('VAT summary tables', () => {
     expect(found).toEqual({ tax: ['0.55'], subTotal: ['5.08'], words: [['0,55']] });
   });
 
+  it("read a till's rows of a rate, its gross and the tax that gross holds", () => {
+    const found = read(
+      [
+        ['MWST', 'Satz', 'Brutto', 'MWST'],
+        ['A', '2.6%', '38.90', '0.99'],
+        ['B', '8.1%', '27.81', '2.08'],
+        ['Total', 'MWST', '3.07'],
+      ],
+      '.',
+    );
+    expect(found.tax).toEqual(['3.07']);
+    expect(found.subTotal).toEqual(['63.64']);
+  });
+
   it('read a rate printed as a number in its own column, left of the base and the tax', () => {
     const found = read([
       ['Esigibilità', '%IVA', 'Totale', 'imponibile', 'Totale', 'imposta'],
