@@ -20,9 +20,14 @@ export function findReferences(
   const read = READERS.reference!;
   const collect = (set: string): Candidate[] =>
     findLabels(view, LABELS[set]!)
-      .filter(
-        (hit) => hit.strength === 'strong' || !OTHER_NUMBER.test(hit.row.tokens[hit.start - 1]?.key ?? ''),
-      )
+      // A weak label ("No", "#") after another number's word is that number's; a "N°" after a code with
+      // digits is a word of an item's line ("2 RO3 N° LEMAK").
+      .filter((hit) => {
+        if (hit.strength === 'strong') return true;
+        const before = hit.row.tokens[hit.start - 1];
+        if (OTHER_NUMBER.test(before?.key ?? '')) return false;
+        return !(hit.row.tokens[hit.start]!.key === 'nº' && /\d/.test(before?.text ?? ''));
+      })
       // The value next to its label, up to 40 row heights right of it: summary boxes print labels on
       // the left and values right-aligned (`Invoice Number:` ... `42183017`).
       .flatMap((hit) => [

@@ -20,6 +20,21 @@ function summaryBox(gap: number) {
 }
 
 describe('invoice numbers', () => {
+  it("follow a bare 'N°', not one inside an item's line after a code", () => {
+    const refs = (rows: string[][]) => {
+      const view = createView(layerOfRows(rows));
+      return findReferences(view, documentHints(view)).referenceNo.map((c) => c.value);
+    };
+    expect(refs([['FACTURE'], ['N°', 'FA-2024-0412']])).toEqual(['FA-2024-0412']);
+    expect(
+      refs([
+        ['1', 'DZ8', 'MILO', '7.45'],
+        ['2', 'RO3', 'N°', 'LEMAK', '35.66'],
+        ['N22', 'SPRG', '9.34'],
+      ]),
+    ).toEqual([]);
+  });
+
   it('are read far right of their label, as in a summary box whose values are right-aligned', () => {
     expect(summaryBox(2)).toEqual(['42183017']);
     expect(summaryBox(35)).toEqual(['42183017']);
