@@ -1705,6 +1705,8 @@ export const LEGAL_FORMS = [
   'uab',
   'pllc',
   'p.l.l.c.',
+  // A US professional corporation (a medical or law practice).
+  'p.c.',
   'l.l.c.',
   'llc.',
   'pvt.',

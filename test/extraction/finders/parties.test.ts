@@ -329,6 +329,26 @@ describe("the supplier's name and address", () => {
     expect(parties.supplierAddress[0]?.value).toBe('Harbour Road, Portishead, Bristol BS20 7QE');
   });
 
+  it("takes a practice's full name with 'P.C.', and its letterhead's address over its remittance slip's", () => {
+    const lines = Array.from({ length: 12 }, (_, i) => `09/05/2024 Office visit ${i + 1} $185.00`);
+    const parties = partiesOf([
+      'Willow Creek',
+      'FAMILY MEDICINE',
+      'Willow Creek Family Medicine, P.C.',
+      '1840 N Cedar St, Suite 210',
+      'Fort Collins, CO 80524',
+      'Phone (970) 555-0183',
+      ...lines,
+      'Please detach and return with payment',
+      'Remit to:',
+      'Willow Creek Family Medicine, P.C.',
+      'PO Box 2271',
+      'Fort Collins, CO 80522',
+    ]);
+    expect(parties.supplierName[0]?.value).toBe('Willow Creek Family Medicine, P.C.');
+    expect(parties.supplierAddress[0]?.value).toBe('1840 N Cedar St, Suite 210, Fort Collins, CO 80524');
+  });
+
   it('takes the company the page says owns the shop: "a unit of", "operated by" on its line or the one above', () => {
     const unit = partiesOf([
       'SAFFRON TABLE',
