@@ -5,6 +5,7 @@
  * dates on a page; US, German, French and Dutch receipts. Every value is checked; the documents are invented, their ids valid where ids
  * carry a check (GSTIN, German VAT ids).
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   extractLines,
@@ -1099,6 +1100,53 @@ describe('layouts of other sources', () => {
     clinic.put(360, 430, 'Balance Due', 10, true);
     clinic.put(500, 430, '$62.40', 10, true);
     expect(await customerOf(clinic.lines)).toBe('Daniel R. Whitaker');
+  });
+
+  it("a practice's letterhead address, not its remittance slip's PO box", async () => {
+    const s = sheet();
+    s.put(50, 58, 'Willow Creek', 18, true);
+    s.put(422, 58, 'PATIENT INVOICE', 15, true);
+    s.put(50, 72, 'FAMILY MEDICINE', 9, true);
+    s.put(50, 90, 'Willow Creek Family Medicine, P.C.', 8);
+    s.put(430, 90, 'Invoice Date', 8.5);
+    s.put(520, 90, '09/17/2024', 8.5);
+    s.put(50, 100, '1840 N Cedar St, Suite 210', 8);
+    s.put(50, 111, 'Fort Collins, CO 80524', 8);
+    s.put(50, 122, 'Phone (970) 555-0183', 8);
+    s.put(360, 430, 'Balance Due', 10, true);
+    s.put(500, 430, '$101.00', 10, true);
+    s.put(50, 655, 'Please detach and return with payment', 7);
+    s.put(50, 675, 'Account #', 8.5);
+    s.put(140, 675, '00418823', 8.5);
+    s.put(360, 675, 'Remit to:', 8.5, true);
+    s.put(360, 687, 'Willow Creek Family Medicine, P.C.', 8.5);
+    s.put(50, 688, 'Invoice #', 8.5);
+    s.put(140, 688, 'WCFM-240917-06', 8.5);
+    s.put(360, 699, 'PO Box 2271', 8.5);
+    s.put(360, 711, 'Fort Collins, CO 80522', 8.5);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Willow Creek Family Medicine, P.C.',
+      'document.supplierAddress': '1840 N Cedar St, Suite 210, Fort Collins, CO 80524',
+    });
+    // The whole invoice of the probe set it came from, whose slip's name ranks first ("Remit to:").
+    const probe = (
+      JSON.parse(readFileSync('test/probes/invoices-i.json', 'utf8')) as Array<{
+        name: string;
+        pages: Array<{
+          width: number;
+          height: number;
+          lines: Array<[string, number, number, number, 0 | 1]>;
+        }>;
+      }>
+    ).find((c) => c.name === 'us-clinic-patient-balance')!;
+    const pages = probe.pages.map((p) => ({
+      width: p.width,
+      height: p.height,
+      lines: p.lines.map(([text, x, y, size, bold]) => ({ text, x, y, size, bold: bold === 1 })),
+    }));
+    expect((await extractPages(engine, pages)).value('document.supplierAddress')).toBe(
+      '1840 N Cedar St, Suite 210, Fort Collins, CO 80524',
+    );
   });
 
   it("a window letter's recipient: under the small sender line, not under the logo's slogan", async () => {
