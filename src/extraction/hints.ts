@@ -66,10 +66,11 @@ const LANGUAGE_WORDS: Record<string, string[]> = {
 
 /**
  * A US city, state and ZIP code as printed on one line ("Springfield, IL 62704", "SHREWSBURY MA
- * 01545"): an American address. (Not DE: German addresses print "DE 10369 Berlin".)
+ * 01545"): an American address. (Not DE: German addresses print "DE 10369 Berlin". Idaho only after a
+ * comma: a till's "TERMINAL ID 04103" is no address.)
  */
 export const US_CITY_STATE_ZIP =
-  /\b(?:[A-Z][a-z]+|[A-Z]{3,}),? (?:AL|AK|AZ|AR|CA|CO|CT|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY) \d{5}(?:-\d{4})?\b/;
+  /\b(?:[A-Z][a-z]+|[A-Z]{3,})(?:,? (?:AL|AK|AZ|AR|CA|CO|CT|DC|FL|GA|HI|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)|, ID) \d{5}(?:-\d{4})?\b/;
 
 /** The document's rows as printed (case kept), for cues that depend on capitals. */
 export function printedText(view: DocumentView): string {

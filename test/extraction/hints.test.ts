@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentHints } from '../../src/extraction/hints.js';
+import { documentHints, US_CITY_STATE_ZIP } from '../../src/extraction/hints.js';
 import { createView } from '../../src/extraction/view.js';
 import { layerOfRows } from '../helpers/token-layer.js';
 
@@ -26,5 +26,14 @@ describe('the date order a document prints', () => {
     // A date with dots and a two-digit year still tells, unlabelled as a time.
     expect(hintsOf([['Datum', '24.12.19']])).toMatchObject({ dateOrder: 'DMY', dateOrderSeen: true });
     expect(hintsOf([['Date', '12.24.19']])).toMatchObject({ dateOrder: 'MDY', dateOrderSeen: true });
+  });
+});
+
+describe('a US city, state and ZIP code', () => {
+  it("is an address's line, not a till's terminal id (Idaho only after a comma)", () => {
+    expect(US_CITY_STATE_ZIP.test('Springfield, IL 62704')).toBe(true);
+    expect(US_CITY_STATE_ZIP.test('SHREWSBURY MA 01545')).toBe(true);
+    expect(US_CITY_STATE_ZIP.test('Boise, ID 83702')).toBe(true);
+    expect(US_CITY_STATE_ZIP.test('AUTH# 382991   TERMINAL ID 04103')).toBe(false);
   });
 });
