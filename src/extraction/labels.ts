@@ -1506,6 +1506,8 @@ export const LABELS: Record<string, LabelSet> = {
       'rechnungsempfänger',
       'rechnungsadresse',
       'facturé à',
+      'facturer à',
+      'facturer a',
       'adresse de facturation',
       'client facturé',
       'klant',

@@ -1170,6 +1170,39 @@ describe('layouts of other sources', () => {
     );
   });
 
+  it("a window letter's recipient under a salutation ('Herrn'), and a customer under 'Facturer à'", async () => {
+    const s = sheet();
+    s.put(445, 62, 'BRANDL', 22, true);
+    s.put(57, 128, 'Brandl Haustechnik GmbH · Lindenweg 14 · 93053 Regensburg', 7);
+    s.put(57, 146, 'Herrn', 10);
+    s.put(360, 146, 'Rechnungsnummer:', 8);
+    s.put(486, 146, 'RE-2025-0412', 8);
+    s.put(57, 159, 'Thomas Auer', 10);
+    s.put(57, 172, 'Am Kreuzberg 7', 10);
+    s.put(57, 185, '93055 Regensburg', 10);
+    s.put(360, 500, 'Zahlbetrag', 9, true);
+    s.put(500, 500, '4.118,60', 9, true);
+    expect((await extractLines(engine, s.lines, ['invoices:2'])).value('document.customerName')).toBe(
+      'Thomas Auer',
+    );
+    const q = sheet();
+    q.put(463, 58, 'Atelier Boréal Design inc.', 9);
+    q.put(48, 60, 'ATELIER', 20, true);
+    q.put(48, 82, 'BORÉAL', 20, true);
+    q.put(452, 82, 'Montréal (Québec) H2X 3J6', 9);
+    q.put(48, 150, 'FACTURE', 18, true);
+    q.put(330, 150, 'Facturer à', 9);
+    q.put(330, 166, 'Fromagerie Les Trois Rangs', 9);
+    q.put(48, 172, 'No de facture :', 9);
+    q.put(135, 172, '2025-0318', 9);
+    q.put(330, 202, 'Saint-Hyacinthe (Québec)  J2S 1A2', 9);
+    q.put(360, 500, 'Total', 9, true);
+    q.put(500, 500, '5 529,27 $', 9, true);
+    expect((await extractLines(engine, q.lines, ['invoices:2'])).value('document.customerName')).toBe(
+      'Fromagerie Les Trois Rangs',
+    );
+  });
+
   it("an unlabelled recipient whose street stands beside another column's dates", async () => {
     const s = sheet();
     s.put(400, 50, 'Fjellheim Verktøy AS', 8);

@@ -55,6 +55,7 @@ const FLOORS: Record<string, number> = {
   'invoices-g': 0.96,
   'invoices-h': 0.92,
   'invoices-i': 0.9,
+  'invoices-j': 0.9,
   'receipts-a': 0.95,
   'receipts-b': 0.94,
   'receipts-c': 0.88,
@@ -64,11 +65,11 @@ const FLOORS: Record<string, number> = {
   'receipts-g': 0.92,
   'receipts-h': 0.88,
   'receipts-i': 0.89,
-  'receipts-j': 0,
+  'receipts-j': 0.92,
 };
 
 /** The sets with item tables and the row F1 (score.py's line-item rules) each must keep. */
-const LINE_ITEM_FLOORS: Record<string, number> = { 'invoices-g': 0.97, 'invoices-h': 0.92, 'invoices-i': 0.94 };
+const LINE_ITEM_FLOORS: Record<string, number> = { 'invoices-g': 0.97, 'invoices-h': 0.92, 'invoices-i': 0.94, 'invoices-j': 0.96 };
 
 const engine = textOnlyEngine();
 afterAll(() => engine.close());

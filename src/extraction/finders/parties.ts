@@ -1092,6 +1092,10 @@ interface Labelled {
  * A name-like line in the upper half of the first page, below the supplier's name, that starts a block
  * of its column with a street under it: the recipient of a letter.
  */
+/** A salutation printed alone over the recipient's name in a letter's address ("Herrn", "Firma", "Mme"). */
+const SALUTATION_LINE =
+  /^(herrn?|frau|firma|fa\.|mr\.?|mrs\.?|ms\.?|messrs\.?|monsieur|madame|mme|m\.|dhr\.?|mevr\.?|sig\.?|sig\.ra|spett\.le|sr\.?|sra\.?)$/i;
+
 const NUMERIC_DATE = /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/;
 
 function unlabelledRecipient(
@@ -1278,8 +1282,18 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
           s.tokens[0]!.box.y0 - box.y1 < 0.04 &&
           s.lineId !== senderLine.lineId,
       );
-      if (next && isNameLike(next.text) && !isStreetLine(next)) {
-        out.push(nameCandidate(next.text, next.tokens, 0.55, 'window-address'));
+      // A salutation on a line of its own ("Herrn", "Firma") is over the name: the line under it.
+      const named =
+        next && SALUTATION_LINE.test(next.text.trim())
+          ? segments.find(
+              (s) =>
+                s.order > next.order &&
+                Math.abs(s.tokens[0]!.box.x0 - next.tokens[0]!.box.x0) < 0.02 &&
+                s.tokens[0]!.box.y0 - next.tokens[0]!.box.y1 < 0.03,
+            )
+          : next;
+      if (named && isNameLike(named.text) && !isStreetLine(named)) {
+        out.push(nameCandidate(named.text, named.tokens, 0.55, 'window-address'));
         break;
       }
     }
