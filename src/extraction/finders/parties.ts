@@ -8,7 +8,7 @@ import {
   type LabelSet,
 } from '../labels.js';
 import { normaliseText } from '../normalise/text.js';
-import type { DocumentView, ViewToken } from '../view.js';
+import { keyOf, type DocumentView, type ViewToken } from '../view.js';
 import { customerBlockTokens } from './customer-block.js';
 import { findLabels, sameWordAs, type Candidate, type LabelHit } from '../label-search.js';
 
@@ -295,7 +295,8 @@ export function findParties(view: DocumentView): PartyCandidates {
   for (const hit of findLabels(view, LABELS.supplier!)) {
     if (hit.row.pageNum !== 1 || !endsItsColumn(view, hit)) continue;
     const below = nameBelow(view, segments, columnStart(view, hit));
-    if (!below) continue;
+    // (A party's heading under another's label, "Buyer" under "Seller VAT identifier", is no name.)
+    if (!below || PARTY_HEADINGS.has(below.tokens.map((t) => t.key).join(' '))) continue;
     const existing = scored.find((x) => x.segment === below);
     if (existing) existing.score = Math.min(1, existing.score + 0.3);
     else scored.push({ segment: below, tokens: below.tokens, score: 0.7 });
@@ -1092,6 +1093,17 @@ interface Labelled {
  * A name-like line in the upper half of the first page, below the supplier's name, that starts a block
  * of its column with a street under it: the recipient of a letter.
  */
+/** The headings of a party's block, as token keys: no name. */
+const PARTY_HEADINGS: ReadonlySet<string> = new Set(
+  [...LABELS.supplier!.strong, ...LABELS.customerName!.strong].map((label) =>
+    label
+      .split(/\s+/)
+      .map((w) => keyOf(w))
+      .filter(Boolean)
+      .join(' '),
+  ),
+);
+
 /** A salutation printed alone over the recipient's name in a letter's address ("Herrn", "Firma", "Mme"). */
 const SALUTATION_LINE =
   /^(herrn?|frau|firma|fa\.|mr\.?|mrs\.?|ms\.?|messrs\.?|monsieur|madame|mme|m\.|dhr\.?|mevr\.?|sig\.?|sig\.ra|spett\.le|sr\.?|sra\.?)$/i;

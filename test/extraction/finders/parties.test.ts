@@ -349,6 +349,20 @@ describe("the supplier's name and address", () => {
     expect(parties.supplierAddress[0]?.value).toBe('1840 N Cedar St, Suite 210, Fort Collins, CO 80524');
   });
 
+  it("proposes no party's heading as a name ('Seller', 'Buyer')", () => {
+    const names = partiesOf([
+      'Seller',
+      'Lumen Optik GmbH',
+      'Kantstraße 9, 10623 Berlin',
+      'Buyer',
+      'Weitblick Augenoptik KG',
+      'TOTAL 1,487.50',
+    ]).supplierName.map((c) => c.value);
+    expect(names[0]).toBe('Lumen Optik GmbH');
+    expect(names).not.toContain('Seller');
+    expect(names).not.toContain('Buyer');
+  });
+
   it('takes the company the page says owns the shop: "a unit of", "operated by" on its line or the one above', () => {
     const unit = partiesOf([
       'SAFFRON TABLE',
