@@ -340,18 +340,9 @@ export function findParties(view: DocumentView): PartyCandidates {
     return [];
   };
   const top = scored[0];
-  // The full name a logo's word starts, printed in the foot of the page ("Greenfield Stores Ltd" over
-  // its registration): the address is the one under the logo, where there is one.
-  const footerName =
-    top !== undefined &&
-    letterhead !== undefined &&
-    top !== letterhead &&
-    top.tokens[0]!.box.y0 - letterhead.tokens[0]!.box.y0 > 0.3;
-  // (Only where the foot gives none plainly: a seller printed in the foot of an invoice has its
-  // address there, and the logo's head may hold anything.)
   // The name printed twice, in the letterhead and over a remittance slip ("Remit to:"): the address is
   // the letterhead's, where it has one (the slip's is where payments go).
-  const key = (entry: (typeof scored)[number]): string =>
+  const nameKey = (entry: (typeof scored)[number]): string =>
     normaliseText(entry.tokens.map((t) => t.text).join(' ')).toLowerCase();
   const higherTwin =
     top === undefined
@@ -361,11 +352,19 @@ export function findParties(view: DocumentView): PartyCandidates {
             other !== top &&
             other.tokens[0]!.pageNum === 1 &&
             other.tokens[0]!.box.y0 < top.tokens[0]!.box.y0 - 0.3 &&
-            key(other) === key(top),
+            nameKey(other) === nameKey(top),
         );
   const twinAddress = higherTwin ? addressOf(higherTwin).filter(plainlyAddress) : [];
   const topAddress = twinAddress.length > 0 ? twinAddress : addressOf(top);
-  // (Right under the logo: a recipient's block further down is another party's.)
+  // The full name a logo's word starts, printed in the foot of the page ("Greenfield Stores Ltd" over
+  // its registration): the address right under the logo (a recipient's block further down is another
+  // party's), where the foot gives none plainly (a seller printed in the foot of an invoice has its
+  // address there, and the logo's head may hold anything).
+  const footerName =
+    top !== undefined &&
+    letterhead !== undefined &&
+    top !== letterhead &&
+    top.tokens[0]!.box.y0 - letterhead.tokens[0]!.box.y0 > 0.3;
   const underLogo = (c: Candidate): boolean =>
     c.tokens[0]!.box.y0 - Math.max(...letterhead!.tokens.map((t) => t.box.y1)) <= 5 * body;
   const letterheadAddress =
