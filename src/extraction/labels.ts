@@ -754,6 +754,13 @@ export const LABELS: Record<string, LabelSet> = {
       'livré le',
       'entregado el',
       'ddt del',
+      // Another document's date ("Ihre Bestellung vom 09.01.2025", "Angebot vom", "Lieferschein vom").
+      'bestellung vom',
+      'auftrag vom',
+      'angebot vom',
+      'lieferschein vom',
+      'commande du',
+      'devis du',
     ],
   },
   dueDate: {
@@ -1314,6 +1321,8 @@ export const LABELS: Record<string, LabelSet> = {
       'trn no',
       'trn number',
       'vat trn',
+      // The UAE's and Bahrain's tax registration number ("TRN: 100384726150003").
+      'trn',
       'cnpj',
       'cnpj:',
       'rfc',

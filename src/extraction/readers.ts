@@ -165,8 +165,15 @@ const taxId: Reader = (whole) => {
   // Registration numbers without a recognisable format (older GST numbers and the like); a word
   // before a number is no part of it ("identifier DE123...").
   if (text.split(/\s+/).some((w) => /\p{L}{3}/u.test(w) && !/\d/.test(w))) return undefined;
-  // An amount with its thousands grouped ("15.950.000", "1,234,567.00") is no id.
+  // An amount with its thousands grouped ("15.950.000", "1,234,567.00"), or with its currency ("R 211
+  // 550.00", beside "Sub Total (Excl. VAT)"), is no id.
   if (/^\d{1,3}([.,]\d{3})+([.,]\d{2})?$/.test(text.trim())) return undefined;
+  if (
+    /^(?:(?:[A-Z]{1,3}\$?|[€£$¥])\s?\d{1,3}(?:[\s.,]\d{3})*|\d{1,3}(?:[\s.,]\d{3})+)[.,]\d{2}$/.test(
+      text.trim(),
+    )
+  )
+    return undefined;
   const compact = text.replace(/[\s.]/g, '').replace(/[-/]+$/, '');
   if (/^[A-Z0-9][A-Z0-9\-/]{6,20}$/i.test(compact) && (compact.match(/\d/g) ?? []).length >= 6) {
     return { value: compact.toUpperCase(), norm: compact.toUpperCase(), quality: 0.5 };

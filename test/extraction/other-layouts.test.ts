@@ -1311,6 +1311,41 @@ describe('layouts of other sources', () => {
     );
   });
 
+  it("the invoice's date, not its order's ('Ihre Bestellung vom'); a UAE TRN; no amount after 'Excl. VAT' as a VAT number", async () => {
+    const austrian = sheet();
+    austrian.put(50, 60, 'Alpenblick Gastro-Technik GmbH', 14, true);
+    austrian.put(370, 154, 'Datum', 8);
+    austrian.put(487, 154, '28. Jänner 2025', 8);
+    austrian.put(370, 190, 'Ihre Bestellung', 8);
+    austrian.put(488, 190, 'vom 09.01.2025', 8);
+    austrian.put(360, 420, 'Gesamtbetrag', 9, true);
+    austrian.put(490, 420, 'EUR 12.386,40', 9, true);
+    expect((await extractLines(engine, austrian.lines, ['invoices:2'])).value('document.date')).toBe(
+      '2025-01-28',
+    );
+    const emirati = sheet();
+    emirati.put(40, 50, 'Dune Crest Hospitality Supplies L.L.C.', 12, true);
+    emirati.put(40, 68, 'Warehouse 22, Al Quoz Industrial Area 3', 8);
+    emirati.put(40, 100, 'TRN: 100384726150003', 8, true);
+    emirati.put(360, 420, 'Total (AED)', 9, true);
+    emirati.put(490, 420, '12,915.00', 9, true);
+    expect((await extractLines(engine, emirati.lines, ['invoices:2'])).value('document.supplierTaxId')).toBe(
+      '100384726150003',
+    );
+    const southAfrican = sheet();
+    southAfrican.put(45, 60, 'Karoo Solar Installations (Pty) Ltd', 12, true);
+    southAfrican.put(473, 126, 'VAT No. 4418732659', 8);
+    southAfrican.put(320, 373, 'Sub Total (Excl. VAT)', 9);
+    southAfrican.put(496, 373, 'R 211 550.00', 9);
+    southAfrican.put(320, 387, 'VAT @ 15%', 9);
+    southAfrican.put(501, 387, 'R 31 732.50', 9);
+    southAfrican.put(320, 401, 'Total', 9, true);
+    southAfrican.put(496, 401, 'R 243 282.50', 9, true);
+    expect(
+      (await extractLines(engine, southAfrican.lines, ['invoices:2'])).value('document.supplierTaxId'),
+    ).toBe('4418732659');
+  });
+
   it("a tax id after 'Registration No.', no IBAN's first groups, no word of the next column", async () => {
     const canadian = sheet();
     canadian.put(40, 50, 'Cedar Point Supply Ltd.', 14, true);
