@@ -70,19 +70,17 @@ export function learnFromDocument(
     .map(compactText)
     .filter((v) => v.length >= 12);
   const reviewedName = values['document.supplierName'];
-  const recognised = recogniseSupplier(view, memories, fingerprint)?.memory;
-  const known =
-    memories.find(
-      (m) => m.taxIds.some((id) => taxIds.includes(id)) || m.ibans.some((i) => ibans.includes(i)),
-    ) ??
-    // A supplier recognised by its address or layout whose name the reviewer wrote otherwise is a
-    // neighbour (a shop in the same estate) or a look-alike: a supplier of its own.
-    (recognised &&
-    (typeof reviewedName !== 'string' ||
-      !recognised.name ||
-      similarity(plainWords(reviewedName), plainWords(recognised.name)) >= NAME_MATCH)
-      ? recognised
-      : undefined);
+  // A supplier recognised by its address or layout whose name the reviewer wrote otherwise is a
+  // neighbour (a shop in the same estate) or a look-alike: a supplier of its own.
+  const alike = (memory: SupplierMemory): boolean =>
+    typeof reviewedName !== 'string' ||
+    !memory.name ||
+    similarity(plainWords(reviewedName), plainWords(memory.name)) >= NAME_MATCH;
+  const byIds = memories.find(
+    (m) => m.taxIds.some((id) => taxIds.includes(id)) || m.ibans.some((i) => ibans.includes(i)),
+  );
+  const recognised = byIds ? undefined : recogniseSupplier(view, memories, fingerprint)?.memory;
+  const known = byIds ?? (recognised && alike(recognised) ? recognised : undefined);
   const base: SupplierMemory = known ?? {
     supplierId: make.newId(),
     accountId: make.accountId,

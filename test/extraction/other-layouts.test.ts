@@ -5,7 +5,6 @@
  * dates on a page; US, German, French and Dutch receipts. Every value is checked; the documents are invented, their ids valid where ids
  * carry a check (GSTIN, German VAT ids).
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   extractLines,
@@ -14,6 +13,7 @@ import {
   textOnlyEngine,
   type Extracted,
 } from '../helpers/make-invoices.js';
+import { probePages, probeSet } from '../helpers/probe-cases.js';
 
 const engine = textOnlyEngine();
 afterAll(() => engine.close());
@@ -1129,22 +1129,8 @@ describe('layouts of other sources', () => {
       'document.supplierAddress': '1840 N Cedar St, Suite 210, Fort Collins, CO 80524',
     });
     // The whole invoice of the probe set it came from, whose slip's name ranks first ("Remit to:").
-    const probe = (
-      JSON.parse(readFileSync('test/probes/invoices-i.json', 'utf8')) as Array<{
-        name: string;
-        pages: Array<{
-          width: number;
-          height: number;
-          lines: Array<[string, number, number, number, 0 | 1]>;
-        }>;
-      }>
-    ).find((c) => c.name === 'us-clinic-patient-balance')!;
-    const pages = probe.pages.map((p) => ({
-      width: p.width,
-      height: p.height,
-      lines: p.lines.map(([text, x, y, size, bold]) => ({ text, x, y, size, bold: bold === 1 })),
-    }));
-    expect((await extractPages(engine, pages)).value('document.supplierAddress')).toBe(
+    const probe = probeSet('invoices-i').find((c) => c.name === 'us-clinic-patient-balance')!;
+    expect((await extractPages(engine, probePages(probe))).value('document.supplierAddress')).toBe(
       '1840 N Cedar St, Suite 210, Fort Collins, CO 80524',
     );
   });

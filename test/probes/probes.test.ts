@@ -3,22 +3,11 @@
  * Each set must keep reading at least its floor of values right; `PROBES_REPORT=1` (npm run probes)
  * prints the figures by set and field, and `PROBES_MISSES=1` each value read wrong.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scoreLineItems, type TrueLineItem } from '../../src/evaluation/line-item-scoring.js';
 import { KIND, sameValue, type ValueKind } from '../../src/evaluation/scoring.js';
-import type { TextLine } from '../helpers/make-documents.js';
 import { extractPages, textOnlyEngine } from '../helpers/make-invoices.js';
-
-interface ProbeCase {
-  name: string;
-  product: 'invoices:2' | 'receipts:1';
-  want: Record<string, string>;
-  /** The item table's rows, for the sets that print one (scored as score.py scores line items). */
-  line_items?: TrueLineItem[];
-  pages: Array<{ width?: number; height?: number; lines: Array<[string, number, number, number, 0 | 1]> }>;
-}
+import { probePages, probeSet } from '../helpers/probe-cases.js';
 
 /** How each field's value compares (the reference scorer's kinds, by docex's field names). */
 const KIND_OF: Record<string, ValueKind> = {
@@ -86,20 +75,13 @@ afterAll(() => {
 
 describe('probe documents of other sources', () => {
   it.each(Object.entries(FLOORS))('%s reads at least its floor of values right', async (set, floor) => {
-    const cases = JSON.parse(
-      readFileSync(path.join(import.meta.dirname, `${set}.json`), 'utf8'),
-    ) as ProbeCase[];
+    const cases = probeSet(set);
     const byField = new Map<string, { n: number; right: number }>();
     let n = 0;
     let right = 0;
     const tables: Array<{ truth: TrueLineItem[]; table: unknown }> = [];
     for (const c of cases) {
-      const pages = c.pages.map((p) => ({
-        ...(p.width ? { width: p.width } : {}),
-        ...(p.height ? { height: p.height } : {}),
-        lines: p.lines.map(([text, x, y, size, bold]): TextLine => ({ text, x, y, size, bold: bold === 1 })),
-      }));
-      const doc = await extractPages(engine, pages, [c.product]);
+      const doc = await extractPages(engine, probePages(c), [c.product]);
       if (c.line_items) tables.push({ truth: c.line_items, table: doc.value('invoice.lineitems') });
       for (const [field, want] of Object.entries(c.want)) {
         const got = doc.value(field);

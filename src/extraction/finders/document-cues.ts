@@ -76,19 +76,13 @@ export function findCurrency(
       score: 0.4,
       source: 'locale',
     });
-  // Which dollar or peso "$" is: a "$" vote when the document shows another country's cues, and no
-  // US city, state and ZIP code (a coffee's origin, "Huila, Colombia", on a Portland receipt).
-  const usd = out.find((c) => c.value === 'USD' && c.source === 'printed');
-  if (usd && !US_CITY_STATE_ZIP.test(printed)) {
-    const dollar = DOLLAR_CUES.find(([, re]) => re.test(text))?.[0];
-    if (dollar) usd.value = usd.norm = dollar;
-  }
-  // Which krone "kr" is (read as SEK): Norway's by its MVA, Denmark's by its CVR, Iceland's by its
-  // kennitala, unless the document says Sweden.
-  const krona = out.find((c) => c.value === 'SEK' && c.source === 'printed');
-  if (krona && !/\bsek\b|\bsverige\b|\bsweden\b|\bse\d{12}\b/.test(text)) {
-    const krone = KRONE_CUES.find(([, re]) => re.test(text))?.[0];
-    if (krone) krona.value = krona.norm = krone;
+  // Which dollar, peso or krone a shared sign is: another country's, when the document shows its cues
+  // and not the sign's own country's.
+  for (const sign of SHARED_SIGNS) {
+    const vote = out.find((c) => c.value === sign.read && c.source === 'printed');
+    if (!vote || sign.home(text, printed)) continue;
+    const other = sign.cues.find(([, re]) => re.test(text))?.[0];
+    if (other) vote.value = vote.norm = other;
   }
   return out.sort((a, b) => b.score - a.score);
 }
@@ -141,6 +135,21 @@ const DOLLAR_CUES: ReadonlyArray<readonly [string, RegExp]> = [
   ['COP', /\bcop\b|\bcolombia\b|\bbogot[aá]\b|\bnit[.:]? ?\d{3}\.?\d{3}\.?\d{3}/],
   // Last: "pesos" is Chilean, Argentinian and Colombian too.
   ['MXN', /\bmxn\b|\bm\.n\.|\bpesos\b|\brfc\b|\bm[eé]xico\b/],
+];
+
+/**
+ * Signs several countries print, the currency each is read as, what says the document is of that
+ * currency's own country after all, and the other countries' cues: "$" is USD unless another country's
+ * cues show and no US city, state and ZIP code does (a coffee's origin, "Huila, Colombia", on a Portland
+ * receipt); "kr" is SEK unless Norway's MVA, Denmark's CVR or Iceland's kennitala shows and Sweden does not.
+ */
+const SHARED_SIGNS: ReadonlyArray<{
+  read: string;
+  home: (text: string, printed: string) => boolean;
+  cues: ReadonlyArray<readonly [string, RegExp]>;
+}> = [
+  { read: 'USD', home: (_, printed) => US_CITY_STATE_ZIP.test(printed), cues: DOLLAR_CUES },
+  { read: 'SEK', home: (text) => /\bsek\b|\bsverige\b|\bsweden\b|\bse\d{12}\b/.test(text), cues: KRONE_CUES },
 ];
 
 const CREDIT =

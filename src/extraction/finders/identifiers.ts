@@ -111,10 +111,10 @@ export function findIdentifiers(
   // An id printed in the buyer's block ("Bill to", "Kunde"...) is the buyer's: kept only as a doubtful
   // last resort, far behind any other.
   const buyerBlock = customerBlockTokens(view);
+  const ibanRead = READERS.iban!;
+  const ibanAnywhere = patternValues(view, ibanRead, hints, 8, 0.8);
   // The start of an IBAN reads as a VAT id (`PL66 8591 0007` of `PL66 8591 0007 0021 ...`): none is.
-  const ibanTokens = new Set(
-    patternValues(view, READERS.iban!, hints, 8, 0).flatMap((c) => c.tokens.map((t) => t.id)),
-  );
+  const ibanTokens = new Set(ibanAnywhere.flatMap((c) => c.tokens.map((t) => t.id)));
   const supplierTaxId = best(
     withoutBareCopies([...vatLabelled, ...vatAnywhere])
       .filter(
@@ -140,9 +140,7 @@ export function findIdentifiers(
       ...supplierABN.map((c) => ({ ...c, score: c.score * 0.9, source: `${c.source}+abn` })),
     );
 
-  const ibanRead = READERS.iban!;
   const ibanLabelled = labelled(view, 'iban', ibanRead, hints, 8);
-  const ibanAnywhere = patternValues(view, ibanRead, hints, 8, 0.8);
   // A printed IBAN that fails its check is still the best reading next to its label.
   const ibanLoose = labelled(
     view,
