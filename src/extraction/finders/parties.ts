@@ -30,6 +30,13 @@ const COMPANY = new Set(COMPANY_WORDS);
 const ADDRESS = new Set(ADDRESS_WORDS);
 const NOT_A_NAME =
   /\b(invoice|tax invoice|rechnung|facture|factuur|faktura|factura|fattura|fatura|lasku|doklad|kvittering|kvitto|paragon|scontrino|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|for shopping|logo)\b/i;
+/**
+ * A shop's notice ("Goods sold are not returnable", "No refund / no exchange"), printed above its name
+ * on many tills: never a name, and not the first line of text a letterhead begins with.
+ */
+const NOTICE =
+  /\b(not|non)[\s-]?(returnable|refundable|exchangeable|transferable)|\bno (refunds?|exchanges?|returns?)\b/i;
+
 /** A person at the till or the table under their role's label ("Server: Marisol", "Obsluha: Petra"). */
 const PERSON_LABEL =
   /^(server|your server|waiter|waitress|clerk|operator|attendant|served by|driver|kasjer|obsluha|natakar|pénztáros|kassierer|bediener|caissier|caissière|cajero|cajera|mesero|camarero|cameriere|ober)\s*:/i;
@@ -186,7 +193,7 @@ const REGISTRATION = /^\(?\s*(co\.?,?\s*(no|reg)\.?\s*:?\s*|company no\.?\s*:?\s
 const PHONE = /(\(?\+?\d{2,4}\)?[\s-]\d{2,4}[\s-]\d{3,5}\b)|(^[\d\s()+-]{9,}$)/;
 
 /** A company number in a short segment ("815264-U (BPJ)", "(£47213-T)"): Malaysian and similar forms. */
-const COMPANY_NUMBER = /\d{4,8}-[A-Z]\b/;
+const COMPANY_NUMBER = /\d{4,9}-[A-Z]\b/;
 
 const LABELLED = /\p{L}\.?\s*:\s*\S|\s:\s/u;
 
@@ -263,7 +270,7 @@ export function findParties(view: DocumentView): PartyCandidates {
   const body = view.bodyHeight;
   const scored: Array<{ segment: Segment; tokens: ViewToken[]; score: number; owner?: boolean }> = [];
   const firstTextual = segments.findIndex(
-    (s) => letterShare(s.text) > 0.6 && s.text.replace(/[^\p{L}]/gu, '').length >= 3,
+    (s) => letterShare(s.text) > 0.6 && s.text.replace(/[^\p{L}]/gu, '').length >= 3 && !NOTICE.test(s.text),
   );
   // Lines a name broken after its "&" took in: a part of a name is not one. (A line holding only the
   // legal form is kept: the line above it may be a stray mark, not the name's start.)
@@ -271,10 +278,10 @@ export function findParties(view: DocumentView): PartyCandidates {
   for (const segment of segments) {
     if (continued.has(segment.order)) continue;
     if (segment.tokens.some((t) => customerTokens.has(t.id))) continue;
-    if (segment.tokens.length > 10) continue;
+    if (segment.tokens.length > 10 || NOTICE.test(segment.text)) continue;
     const named = nameTokens(view, segments, segment);
     const { legalAt, continuesBelow } = named;
-    if (continuesBelow) continued.add(segment.order + 1);
+    if (continuesBelow !== undefined) continued.add(continuesBelow);
     const tokens = trimName(named.tokens, legalAt >= 0);
     if (tokens.length === 0) continue;
     // Letters make a name; a company number after its legal form ("77 Quick Mart S/B (123456-X)") is
@@ -500,7 +507,7 @@ function nameTokens(
   view: DocumentView,
   segments: Segment[],
   segment: Segment,
-): { tokens: ViewToken[]; legalAt: number; continuesBelow?: boolean; owner?: boolean } {
+): { tokens: ViewToken[]; legalAt: number; continuesBelow?: number; owner?: boolean } {
   let legalAt = hasLegalForm(segment.tokens);
   let own = segment.tokens;
   // "Owned by: Chef Tan Sdn Bhd": the company follows the colon.
@@ -542,29 +549,35 @@ function nameTokens(
     tokens = own;
   // A name broken over two lines: the second short line ends in the legal form, or the first ends
   // in "&" ("Best Choice Hardware &" over "Electrical").
-  const next = segments[segment.order + 1];
-  const close =
+  // (The next line of words: OCR's stray marks between are passed, "!" under an "&".)
+  const next = segments.slice(segment.order + 1, segment.order + 4).find((s) => /[\p{L}\p{N}]/u.test(s.text));
+  const near =
     next !== undefined &&
     next.tokens[0]!.box.y0 - segment.tokens[0]!.box.y1 < 2 * view.bodyHeight &&
-    overlapAcross(segment, next) &&
-    sameStyle(segment, next);
+    overlapAcross(segment, next);
+  const close = near && sameStyle(segment, next);
+  // (OCR's stray marks after the "&" aside: "Home Master Hardware & !".)
+  const words = tokens.slice(0, tokens.findLastIndex((t) => !/^[^\p{L}\p{N}&]+$/u.test(t.text)) + 1);
+  // (The "&" says the name goes on: letters up to half as tall again, as OCR boxes them, are its.)
   if (
     legalAt < 0 &&
-    close &&
-    /&$|^(and|und|et|en|e|y)$/i.test(tokens[tokens.length - 1]!.text) &&
+    near &&
+    sameStyle(segment, next, 1.6) &&
+    words.length > 0 &&
+    /&$|^(and|und|et|en|e|y)$/i.test(words[words.length - 1]!.text) &&
     next.tokens.length <= 4 &&
     letterShare(next.text) > 0.8
   ) {
-    const joined = [...tokens, ...next.tokens];
+    const joined = [...words, ...next.tokens];
     const joinedLegal = hasLegalForm(joined);
-    return { tokens: joined, legalAt: joinedLegal, continuesBelow: true };
+    return { tokens: joined, legalAt: joinedLegal, continuesBelow: next.order };
   }
   // A legal form that ends the next line (a company number may follow it): "Enterprise" / "Sdn Bhd".
   // One that starts a longer line ("SAS Distribution Lacroix") begins the operating company's name.
   const legalEnding = (line: Segment): number => {
     const at = lastLegalForm(line.tokens);
     const after = line.tokens.slice(at + 1 + (at >= 0 ? trailingLegal(line.tokens, at) : 0));
-    return at >= 0 && after.every((t) => !/\p{L}{2}/u.test(t.text) || /\d{4,8}-[A-Z]/.test(t.text)) ? at : -1;
+    return at >= 0 && after.every((t) => !/\p{L}{2}/u.test(t.text) || /\d{4,9}-[A-Z]/.test(t.text)) ? at : -1;
   };
   const nextLegal = next ? legalEnding(next) : -1;
   if (legalAt < 0 && !/:$/.test(segment.text) && close && next.tokens.length <= 4 && nextLegal >= 0) {
@@ -606,14 +619,18 @@ function nameTokens(
  * over lines keeps its print; a shop's name in capitals over its company's in other letters
  * ("THE FOX & LANTERN" over "Hartwell Inns Ltd") are two names.
  */
-function sameStyle(a: Segment, b: Segment): boolean {
+function sameStyle(a: Segment, b: Segment, ratio = 1.3): boolean {
   const capitals = (s: Segment): boolean => {
     const letters = s.text.replace(/[^\p{L}]/gu, '');
     return letters.length > 0 && letters.replace(/[^\p{Lu}]/gu, '').length >= 0.8 * letters.length;
   };
-  const height = (s: Segment): number => Math.max(...s.tokens.map((t) => t.height));
+  // (Heights of words: OCR boxes an "&" or a stray mark taller or shorter than the letters.)
+  const height = (s: Segment): number => {
+    const words = s.tokens.filter((t) => /[\p{L}\p{N}]/u.test(t.text));
+    return Math.max(...(words.length > 0 ? words : s.tokens).map((t) => t.height));
+  };
   const [ha, hb] = [height(a), height(b)];
-  return capitals(a) === capitals(b) && Math.max(ha, hb) <= 1.3 * Math.min(ha, hb);
+  return capitals(a) === capitals(b) && Math.max(ha, hb) <= ratio * Math.min(ha, hb);
 }
 
 /** Two lines one over the other: their spans across the page overlap (a name broken over lines). */
@@ -699,7 +716,7 @@ function trimName(tokens: ViewToken[], legal: boolean): ViewToken[] {
     while (heading < end - 1 && HEADING_WORDS.has(tokens[heading]!.key)) heading++;
     if (heading > start && hasLegalForm(tokens.slice(heading, end)) >= 0) start = heading;
   }
-  const number = tokens.findIndex((t, i) => i > start && /^\(?[A-Z]?\d{4,8}-[A-Z]\)?$/.test(t.text));
+  const number = tokens.findIndex((t, i) => i > start && /^\(?[A-Z]?\d{4,9}-[A-Z]\)?$/.test(t.text));
   if (number > start) end = number;
   while (end > start && mark(tokens[end - 1]!)) end--;
   return tokens.slice(start, end);
@@ -720,7 +737,7 @@ function trailingLegal(tokens: readonly ViewToken[], at: number): number {
 
 function cleanName(text: string): string {
   // A company number glued to the legal form: "S/B(587969-U)".
-  const cut = text.replace(/\(\d{4,8}-[A-Z]\)$/u, '').replace(/[,;:]+$/u, '');
+  const cut = text.replace(/\(\d{4,9}-[A-Z]\)$/u, '').replace(/[,;:]+$/u, '');
   // A parenthesis the name's line opened or closed around it: "(A unit of X Pvt. Ltd.)".
   const unbalanced = (cut.match(/\(/g)?.length ?? 0) !== (cut.match(/\)/g)?.length ?? 0);
   return normaliseText(unbalanced ? cut.replace(/^\(\s*/u, '').replace(/\s*\)$/u, '') : cut);

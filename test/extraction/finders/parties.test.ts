@@ -124,6 +124,48 @@ describe("the supplier's name and address", () => {
     expect(names).not.toContain('ELECTRICAL');
   });
 
+  it('joins a name after its "&" past a stray mark OCR read between, its letters boxed taller', () => {
+    const layer = receiptLayer([
+      'HOME MASTER HARDWARE & !',
+      '!',
+      'ELECTRICAL :',
+      'NO.113G, JALAN SETIA GEMBILANG 40170 SHAH ALAM',
+      'TOTAL 12.00',
+    ]);
+    // As OCR read it: the mark overlaps both lines, and the second line's letters are boxed half as
+    // tall again as the first's.
+    const row = (r: number) => layer.tokens.filter((t) => t.lineId === r);
+    const top = row(0)[0]!.box;
+    for (const t of row(1)) t.box = { ...t.box, y0: top.y0 + 0.004, y1: top.y1 + 0.014 };
+    for (const t of row(2)) t.box = { ...t.box, y0: top.y1 + 0.006, y1: top.y1 + 0.024 };
+    const names = findParties(createView(layer)).supplierName.map((c) => c.value);
+    expect(names[0]).toBe('HOME MASTER HARDWARE & ELECTRICAL');
+    expect(names).not.toContain('ELECTRICAL');
+  });
+
+  it('passes a notice over the name ("goods sold are not returnable"): it is neither a name nor its first line', () => {
+    const parties = partiesOf([
+      'GOODS SOLD ARE NOT RETURNABLE, THANK YOU',
+      'SLF CASH & CARRY',
+      '(002107265-V)',
+      'NO. 15, JLN TSJ2, TMN SUBANG JASA',
+      'TOTAL 12.00',
+    ]);
+    const names = parties.supplierName.map((c) => c.value);
+    expect(names[0]).toBe('SLF CASH & CARRY');
+    expect(names.some((n) => /RETURNABLE/.test(n))).toBe(false);
+  });
+
+  it('cuts a company number of nine digits and its check letter off a name without a legal form', () => {
+    const parties = partiesOf([
+      'Cash Sale',
+      'KT WONG TRADING (001904043-H)',
+      '22, Jalan Perindustrian Hijau 5,',
+      'TOTAL 12.00',
+    ]);
+    expect(parties.supplierName.map((c) => c.value)).toContain('KT WONG TRADING');
+  });
+
   it('joins a name wrapped over three short lines down to its legal form', () => {
     const parties = partiesOf([
       'LIM SENG HARDWARE',
