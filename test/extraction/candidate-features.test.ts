@@ -102,13 +102,14 @@ describe('candidate features', () => {
     const s = sheet();
     s.put(50, 60, 'Corner Grocer Ltd', 22, true);
     s.put(50, 120, 'av iT');
-    s.put(50, 400, 'Goods sold are not returnable', 14, true);
+    s.put(50, 400, 'Prices are not always lower', 14, true);
     s.put(50, 640, 'Total');
     s.put(400, 640, '11.00');
     const names = await nameCandidates(s.lines);
     const of = (value: string) => names.find((c) => c.value === value)!.features;
-    // "are" and "not" of four words; no word of "Corner Grocer Ltd".
-    expect(of('Goods sold are not returnable')[index('sentence-words')]).toBe(2 / 5);
+    // "are" and "not" of five words; no word of "Corner Grocer Ltd". (A shop's notice, "Goods sold
+    // are not returnable", is no candidate at all.)
+    expect(of('Prices are not always lower')[index('sentence-words')]).toBe(2 / 5);
     expect(of('Corner Grocer Ltd')[index('sentence-words')]).toBe(0);
     // "Ltd" is a legal form, not a fragment.
     expect(of('Corner Grocer Ltd')[index('fragments')]).toBe(0);

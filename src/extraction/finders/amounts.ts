@@ -25,9 +25,12 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   // amount without VAT", "Summe ohne MwSt", "Suma be PVM" (and one before "nélkül": "ÁFA nélkül").
   // ("of" between them is skipped: "Total inclusive of GST", "Total excl. of GST".)
   const taxHits = found.get('tax')!;
+  // (The tax "incl. in" something is the tax: "Total GST (incl. in MRP) 36.98".)
   const including = taxHits.filter(
     (hit) =>
-      (INCLUDED.test(hit.row.tokens[hit.end]?.key ?? '') || INCLUDED.test(wordBefore(hit))) &&
+      ((INCLUDED.test(hit.row.tokens[hit.end]?.key ?? '') &&
+        !INCLUDED_IN.test(hit.row.tokens[hit.end + 1]?.key ?? '')) ||
+        INCLUDED.test(wordBefore(hit))) &&
       hit.row.tokens.slice(0, hit.end).some((t) => TOTAL_WORDS.test(t.key)),
   );
   const excluding = taxHits.filter(
@@ -119,7 +122,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   const vatTable = findVatTable(view, hints);
   for (const role of ROLES)
     out[role] = out[role].filter(
-      (c) => !c.tokens.some((t) => vatTable.partRows.has(t.row) && t.u.x0 <= vatTable.partsRight),
+      (c) => !c.tokens.some((t) => t.u.x0 <= (vatTable.partRows.get(t.row) ?? -Infinity)),
     );
   out.tax.push(...vatTable.tax);
   out.subTotal.push(...vatTable.subTotal);
@@ -180,7 +183,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
       ? { ...c, score: c.score * 0.5 }
       : c,
   );
-  applyArithmetic(out, all, taxLines, roundingAmounts(view, hints));
+  applyArithmetic(out, all, taxLines, roundingAmounts(view, hints), surchargeAmounts(view, hints));
   const payment = paymentLines(view, hints, all);
   applyCashAndChange(payment, out);
   applyRounding(payment, out);
@@ -194,6 +197,9 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   }
   return out;
 }
+
+/** What follows "incl." when the tax is included in something ("incl. in MRP", "inclus dans le prix"). */
+const INCLUDED_IN = /^(in|im|into|dans|en|nel|nello|nella|op)$/;
 
 /** Words after a tax label that make it the total's: the amount includes the tax. */
 const INCLUDED =
@@ -304,6 +310,7 @@ function applyArithmetic(
   all: Candidate[],
   taxLines: readonly Candidate[],
   roundings: readonly number[],
+  surcharges: readonly number[],
 ): void {
   let bestTriple: { sub: Candidate; tax: Candidate; total: Candidate; score: number } | undefined;
   for (const total of out.total.slice(0, 5)) {
@@ -319,7 +326,7 @@ function applyArithmetic(
       }
     }
   }
-  if (!bestTriple) bestTriple = deriveMissingPart(out, all, taxLines, roundings);
+  if (!bestTriple) bestTriple = deriveMissingPart(out, all, taxLines, roundings, surcharges);
   if (bestTriple) {
     const lift = (list: Candidate[], chosen: Candidate): Candidate[] =>
       list
@@ -356,6 +363,14 @@ function applyArithmetic(
   // A subtotal above the total is not one.
   if (total) out.subTotal = out.subTotal.filter((s) => (s.norm as number) <= (total.norm as number) + 0.011);
   if (total) out.tax = out.tax.filter((s) => Math.abs(s.norm as number) < Math.abs(total.norm as number));
+}
+
+/** The amounts beside a surcharge's label ("Service Charge @ 5%  82.50"): added before the total. */
+function surchargeAmounts(view: DocumentView, hints: DocumentHints): number[] {
+  return findLabels(view, LABELS.surcharge!)
+    .flatMap((hit) => valuesNear(view, hit, READERS.amount!, hints, { maxTokens: 4, maxRightGap: 30 }))
+    .map((c) => c.norm as number)
+    .filter((v) => v > 0);
 }
 
 /** The amounts beside a rounding's label ("Round Off -0.38"), less than one either way. */
@@ -591,6 +606,7 @@ function deriveMissingPart(
   all: Candidate[],
   taxLines: readonly Candidate[],
   roundings: readonly number[],
+  surcharges: readonly number[],
 ): { sub: Candidate; tax: Candidate; total: Candidate; score: number } | undefined {
   const total = out.total[0];
   if (!total) return undefined;
@@ -615,11 +631,16 @@ function deriveMissingPart(
   // Tax printed per rate ("USt 19 % 1.310,13", "USt 7 % 200,74") and no line for its sum: the lines
   // that add up with the subtotal to the total are the tax, their sum the value.
   // Exactly, else within a rounding printed as such: a total rounded to the unit ("Round Off -0.38",
-  // "Grand Total 2,80,473.00").
+  // "Grand Total 2,80,473.00"). A surcharge printed between ("Service Charge @ 5%") is added too.
   const lines = taxLines.slice(0, 6);
+  const surcharge = surcharges.reduce((a, v) => a + v, 0);
   for (const within of [false, true])
-    for (const sub of out.subTotal.slice(0, 3)) {
-      const wanted = t - (sub.norm as number);
+    for (const [sub, added] of out.subTotal
+      .slice(0, 3)
+      .flatMap((sub) =>
+        surcharge > 0 ? [[sub, 0] as const, [sub, surcharge] as const] : [[sub, 0] as const],
+      )) {
+      const wanted = t - (sub.norm as number) - added;
       for (const group of groupsOf(lines)) {
         const sum = group.reduce((a, c) => a + (c.norm as number), 0);
         const off = wanted - sum;

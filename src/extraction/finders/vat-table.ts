@@ -14,7 +14,10 @@ const RATE = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%/;
 interface TaxRow {
   row: Row;
   net: ViewToken;
+  /** The tax's amount (the right one of a tax split in halves). */
   tax: ViewToken;
+  /** Every amount the tax is read from: two for a tax split in halves (India's CGST and SGST). */
+  taxTokens: ViewToken[];
   values: { net: number; tax: number; gross: number };
   total: boolean;
 }
@@ -22,7 +25,49 @@ interface TaxRow {
 type RowAmount = { token: ViewToken; value: number };
 
 function taxRow(row: Row, net: RowAmount, tax: RowAmount, gross: number, total: boolean): TaxRow {
-  return { row, net: net.token, tax: tax.token, values: { net: net.value, tax: tax.value, gross }, total };
+  return {
+    row,
+    net: net.token,
+    tax: tax.token,
+    taxTokens: [tax.token],
+    values: { net: net.value, tax: tax.value, gross },
+    total,
+  };
+}
+
+/** A row whose tax is printed in two halves side by side, the tax their sum. */
+function splitTaxRow(row: Row, net: RowAmount, halves: [RowAmount, RowAmount], total: boolean): TaxRow {
+  const tax = Math.round((halves[0].value + halves[1].value) * 100) / 100;
+  return {
+    row,
+    net: net.token,
+    tax: halves[1].token,
+    taxTokens: halves.map((h) => h.token),
+    values: { net: net.value, tax, gross: net.value + tax },
+    total,
+  };
+}
+
+/**
+ * A base followed by a tax split in two equal halves (India's CGST and SGST): "12%  308.17  18.49
+ * 18.49" (the whole rate printed) or "1,42,000.00  9%  12,780.00  9%  12,780.00  25,560.00" (each
+ * half's).
+ */
+function splitTaxOf(
+  amounts: readonly RowAmount[],
+  rate: number,
+): [RowAmount, [RowAmount, RowAmount]] | undefined {
+  for (let i = 0; i + 2 < amounts.length; i++) {
+    const [n, a, b] = [amounts[i]!, amounts[i + 1]!, amounts[i + 2]!];
+    if (a.value <= 0 || a.value >= n.value || Math.abs(a.value - b.value) > 0.011) continue;
+    const sum = a.value + b.value;
+    if (
+      Math.abs(n.value * rate - sum) <= 0.011 + 0.01 * sum ||
+      Math.abs(n.value * rate - a.value) <= 0.011 + 0.01 * a.value
+    )
+      return [n, [a, b]];
+  }
+  return undefined;
 }
 
 /** The amounts of a row (a rate's "19 %" and counts without decimals aside), left to right. */
@@ -80,6 +125,8 @@ function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
     }
   }
   if (amounts.length < 3) return undefined;
+  const split = rate !== undefined ? splitTaxOf(amounts, rate) : undefined;
+  if (split) return splitTaxRow(row, split[0], split[1], false);
   // Three of the row's amounts where two add up to the third (the gross, printed last or first:
   // "Netto Steuer Brutto", "Brutto Netto MWST"), the tax smaller than the net.
   for (let i = 0; i < amounts.length; i++)
@@ -111,10 +158,20 @@ function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
  */
 function totalOf(rows: readonly TaxRow[], row: Row, hints: AmountHints): TaxRow | undefined {
   const amounts = rowAmounts(row, hints);
-  if (rows.length < 2 || amounts.length !== 2 || !TOTAL_WORD.test(row.tokens[0]!.key)) return undefined;
+  if (rows.length < 2 || !TOTAL_WORD.test(row.tokens[0]!.key)) return undefined;
   const sum = (key: 'net' | 'tax'): number => rows.reduce((s, r) => s + r.values[key], 0);
-  const [n, t] = amounts as [(typeof amounts)[0], (typeof amounts)[0]];
-  if (Math.abs(n.value - sum('net')) > 0.011 || Math.abs(t.value - sum('tax')) > 0.011) return undefined;
+  if (amounts.length === 2) {
+    const [n, t] = amounts as [(typeof amounts)[0], (typeof amounts)[0]];
+    if (Math.abs(n.value - sum('net')) > 0.011 || Math.abs(t.value - sum('tax')) > 0.011) return undefined;
+    return taxRow(row, n, t, n.value + t.value, true);
+  }
+  // Rows of a tax split in halves total each half and then the tax ("Total  3,07,452.50  29,292.73
+  // 29,292.73  58,585.46"): the first amount the nets' sum, the last the taxes'.
+  if (!rows.some((r) => r.taxTokens.length > 1)) return undefined;
+  const n = amounts[0];
+  const t = amounts[amounts.length - 1];
+  if (!n || !t || Math.abs(n.value - sum('net')) > 0.011 || Math.abs(t.value - sum('tax')) > 0.011)
+    return undefined;
   return taxRow(row, n, t, n.value + t.value, true);
 }
 
@@ -123,13 +180,14 @@ function totalOf(rows: readonly TaxRow[], row: Row, hints: AmountHints): TaxRow 
  * rate, maybe a total row): rows where net + tax = gross, under a heading that names the tax or each
  * with its rate; the total row's amounts when printed, else the sum of the rows'. Empty when the
  * document prints no such table. `partRows`: the rows of a table of several rates (by row index),
- * whose amounts are parts, not the document's tax, net amount or total; `partsRight`: the right edge
- * of their amounts (another column's total may share their rows, right of it).
+ * whose amounts are parts, not the document's tax, net amount or total, each with the right edge of
+ * its table's amounts (another column's total may share their rows, right of it; each table its own
+ * edge: an item table's gross column is no edge of the VAT summary under it).
  */
 export function findVatTable(
   view: DocumentView,
   hints: AmountHints,
-): { tax: Candidate[]; subTotal: Candidate[]; partRows: Set<number>; partsRight: number } {
+): { tax: Candidate[]; subTotal: Candidate[]; partRows: Map<number, number> } {
   const tables: TaxRow[][] = [];
   let current: TaxRow[] = [];
   let headed = false;
@@ -157,32 +215,34 @@ export function findVatTable(
   const out = {
     tax: [] as Candidate[],
     subTotal: [] as Candidate[],
-    partRows: new Set<number>(),
-    partsRight: -Infinity,
+    partRows: new Map<number, number>(),
   };
   for (const rows of tables) {
     const totalRow = rows.find((r) => r.total);
     const parts = rows.filter((r) => !r.total);
     // Rows of one rate among several: each a part of the document's amounts, none of them the whole.
-    if (parts.length >= 2)
+    if (parts.length >= 2) {
+      let right = -Infinity;
       for (const part of parts) {
-        out.partRows.add(part.row.index);
-        // Its gross where printed ("A 21%  61,74  12,96  74,70") is the table's too.
-        const gross = rowAmounts(part.row, hints).find(
-          (a) => Math.abs(a.value - part.values.gross) < 0.011 && a.token.u.x0 > part.tax.u.x1,
+        // Its gross where printed ("A 21%  61,74  12,96  74,70") is the table's too, and so is the sum
+        // of a tax split in halves ("9%  6,412.50  9%  6,412.50  12,825.00").
+        const beyond = rowAmounts(part.row, hints).filter(
+          (a) =>
+            a.token.u.x0 > part.tax.u.x1 &&
+            (Math.abs(a.value - part.values.gross) < 0.011 ||
+              (part.taxTokens.length > 1 && Math.abs(a.value - part.values.tax) < 0.011)),
         );
-        out.partsRight = Math.max(
-          out.partsRight,
-          part.net.u.x1,
-          part.tax.u.x1,
-          gross?.token.u.x1 ?? -Infinity,
-        );
+        right = Math.max(right, part.net.u.x1, part.tax.u.x1, ...beyond.map((a) => a.token.u.x1));
       }
+      for (const part of parts) out.partRows.set(part.row.index, right);
+    }
     const sum = (key: 'net' | 'tax'): number =>
       Math.round(parts.reduce((s, r) => s + r.values[key], 0) * 100) / 100;
     const make = (key: 'net' | 'tax'): Candidate => {
       const value = totalRow ? totalRow.values[key] : sum(key);
-      const tokens = totalRow ? [totalRow[key]] : parts.map((r) => r[key]);
+      const tokens = totalRow
+        ? [totalRow[key]]
+        : parts.flatMap((r) => (key === 'tax' ? r.taxTokens : [r.net]));
       return {
         value: value.toFixed(2),
         norm: value,

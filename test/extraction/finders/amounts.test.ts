@@ -50,6 +50,47 @@ describe('amount labels', () => {
 });
 
 describe('a total label followed by "excl."', () => {
+  it('"Net payable" is the total, and "Total GST (incl. in MRP)" the tax included in it', () => {
+    const rows = [
+      ['Gross', 'Amount', '383.50'],
+      ['Less:', 'Discount', '@', '10%', '38.35'],
+      ['Net', 'Amount', '345.15'],
+      ['Round', 'Off', '-0.15'],
+      ['NET', 'PAYABLE', 'Rs.', '345.00'],
+      ['Total', 'GST', '(incl.', 'in', 'MRP)', '36.98'],
+    ];
+    const found = amounts(rows);
+    expect(found.total.find((c) => c.value === '345.00')?.source).toMatch(/^label-right/);
+    expect(found.total.map((c) => c.value)).not.toContain('36.98');
+    expect(found.tax.find((c) => c.value === '36.98')?.source).toMatch(/^label-right/);
+  });
+
+  it('add a service charge printed between the subtotal and the tax lines when the tax lines make the total', () => {
+    const found = amounts([
+      ['Sub', 'Total', '1,650.00'],
+      ['Service', 'Charge', '@', '5%', '82.50'],
+      ['CGST', '@', '2.5%', '43.31'],
+      ['SGST', '@', '2.5%', '43.31'],
+      ['Round', 'Off', '-0.12'],
+      ['Grand', 'Total', 'Rs.', '1,819.00'],
+    ]);
+    expect(found.tax[0]?.value).toBe('86.62');
+    expect(found.total[0]?.value).toBe('1819.00');
+  });
+
+  it("keep a total beside a VAT summary's rows that an item table above reaches further right than", () => {
+    const found = amounts([
+      ['11/03', 'Room', 'Tariff', 'Deluxe', 'Sea', 'View', '12%', '6,800.00', '816.00', '7,616.00'],
+      ['12/03', 'Restaurant', 'Spice', 'Route', 'Bill', 'R-4471', '5%', '1,840.00', '92.00', '1,932.00'],
+      ['GST', 'Summary', 'Total', 'Taxable', 'Value', '8,640.00'],
+      ['Rate', 'Taxable', 'CGST', 'Amount', 'SGST', 'Amount'],
+      ['5%', '1,840.00', '2.5%', '46.00', '2.5%', '46.00', 'Total', 'SGST', '454.00'],
+      ['12%', '6,800.00', '6%', '408.00', '6%', '408.00', 'Grand', 'Total', '9,548.00'],
+    ]);
+    expect(found.total[0]?.value).toBe('9548.00');
+    expect(found.tax[0]?.value).toBe('908.00');
+  });
+
   it('names the amount before tax, whatever OCR made of the tax word', () => {
     const found = amounts([
       ['Total', 'Qty', '2'],

@@ -78,7 +78,35 @@ describe('VAT summary tables', () => {
     ];
     expect(read(rows, '.').tax).toEqual(['14.81']);
     const view = createView(layerOfRows(rows, 'text'));
-    expect([...findVatTable(view, { decimalSeparator: '.' }).partRows]).toEqual([1, 2]);
+    expect([...findVatTable(view, { decimalSeparator: '.' }).partRows.keys()]).toEqual([1, 2]);
+  });
+
+  it("read a tax split in equal halves (India's CGST and SGST) as their sum, the whole rate printed", () => {
+    const found = read(
+      [
+        ['GST', '%', 'Taxable', 'CGST', '6%', 'SGST', '6%'],
+        ['12%', '308.17', '18.49', '18.49'],
+      ],
+      '.',
+    );
+    expect(found).toEqual({ tax: ['36.98'], subTotal: ['308.17'], words: [['18.49', '18.49']] });
+  });
+
+  it("read halves each with its rate, the row's tax sum beside them, and their total row", () => {
+    const rows = [
+      ['HSN/SAC', 'Taxable', 'Central', 'Tax', 'State', 'Tax', 'Total'],
+      ['72142090', '1,42,000.00', '9%', '12,780.00', '9%', '12,780.00', '25,560.00'],
+      ['25232930', '73,000.00', '14%', '10,220.00', '14%', '10,220.00', '20,440.00'],
+      ['Total', '2,15,000.00', '23,000.00', '23,000.00', '46,000.00'],
+    ];
+    const found = read(rows, '.');
+    expect(found.tax).toEqual(['46000.00']);
+    expect(found.subTotal).toEqual(['215000.00']);
+    // The rows' tax sums ("25,560.00") are parts of the table too, not another column's amounts.
+    const view = createView(layerOfRows(rows, 'text'));
+    const parts = findVatTable(view, { decimalSeparator: '.' }).partRows;
+    const sumOfRow = view.rows[1]!.tokens.find((t) => t.text === '25,560.00')!;
+    expect(sumOfRow.u.x0).toBeLessThan(parts.get(1)!);
   });
 
   it('keep the sign of a credit note', () => {
