@@ -1101,6 +1101,46 @@ describe('line items', () => {
     expect(descriptions(doc)).toEqual(['Flangia inox DN80', 'Spese di trasporto']);
   });
 
+  it('counts a heading of several words as one ("Associate – Position (Pay Type)"), and "Charges" as the amount', async () => {
+    const staffing = tableSheet([
+      [40, 'Emp ID'],
+      [88, 'Associate – Position (Pay Type)'],
+      [405, 'Hours'],
+      [462, 'Bill Rate'],
+      [540, 'Amount'],
+    ]);
+    staffing.put(40, 228, '10482');
+    staffing.put(88, 228, 'Ortiz, Daniel – Forklift Operator (REG)');
+    staffing.put(408, 228, '40.00');
+    staffing.put(474, 228, '24.75');
+    staffing.put(540, 228, '990.00');
+    const timesheet = (await extractLines(engine, staffing.lines)).value('invoice.lineitems') as TableValue;
+    expect(timesheet.rows).toHaveLength(1);
+    expect(timesheet.types).toEqual([null, 'description', 'quantity', 'unitPrice', 'amount']);
+    const statement = tableSheet([
+      [40, 'Date'],
+      [102, 'Code'],
+      [140, 'Description of Service'],
+      [340, 'Charges'],
+      [415, 'Ins. Paid'],
+      [480, 'Adjust.'],
+      [530, 'Patient Resp.'],
+    ]);
+    for (const [x, text] of [
+      [40, '02/12/2024'],
+      [102, '99214'],
+      [140, 'Office visit, est. patient'],
+      [346, '245.00'],
+      [419, '-156.80'],
+      [483, '-48.20'],
+      [551, '40.00'],
+    ] as const)
+      statement.put(x, 228, text);
+    const charges = (await extractLines(engine, statement.lines)).value('invoice.lineitems') as TableValue;
+    expect(charges.rows).toHaveLength(1);
+    expect(charges.types![charges.headers.indexOf('Charges')]).toBe('amount');
+  });
+
   it("takes no row of JavaScript's object prototype names for a header", async () => {
     const s = sheet();
     s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);

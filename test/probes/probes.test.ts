@@ -65,7 +65,7 @@ const LINE_ITEM_FLOORS: Record<string, number> = {
   'invoices-h': 0.92,
   'invoices-i': 0.94,
   'invoices-j': 0.96,
-  'invoices-k': 0.8,
+  'invoices-k': 0.86,
 };
 
 const engine = textOnlyEngine();

@@ -114,6 +114,8 @@ add('unitPrice', [
 ]);
 add('amount', [
   'amount',
+  // A statement's or a utility's: "Charges", the line's amount before what insurers paid.
+  'charges',
   'total',
   'betrag',
   'summe',
@@ -231,14 +233,29 @@ function columnWords(row: Row): Array<ColumnType | undefined> {
 export function isItemHeadingRow(row: Row): boolean {
   const typed = columnWords(row);
   return (
-    row.tokens.length >= 3 && isHeaderRow(typed) && typed.some((t) => t === 'description' || t === 'quantity')
+    row.tokens.length >= 3 &&
+    isHeaderRow(typed, row) &&
+    typed.some((t) => t === 'description' || t === 'quantity')
   );
 }
 
-/** A row of column headings: two kinds of column words at least, most of its words such. */
-function isHeaderRow(typed: ReadonlyArray<ColumnType | undefined>): boolean {
+/**
+ * A row of column headings: two kinds of column words at least, most of its words such; or, counted
+ * by headings (words close together, "Associate – Position (Pay Type)" one of them), three headings
+ * at least, most of them naming their column.
+ */
+function isHeaderRow(typed: ReadonlyArray<ColumnType | undefined>, row?: Row): boolean {
   const types = new Set(typed.filter((t) => t !== undefined));
-  return types.size >= 2 && typed.filter((t) => t === undefined).length <= typed.length * 0.6;
+  if (types.size < 2) return false;
+  if (typed.filter((t) => t === undefined).length <= typed.length * 0.6) return true;
+  if (!row) return false;
+  const headings: boolean[] = [];
+  row.tokens.forEach((token, i) => {
+    const before = row.tokens[i - 1];
+    if (before && token.u.x0 - before.u.x1 < 0.9 * row.height) headings[headings.length - 1] ||= !!typed[i];
+    else headings.push(!!typed[i]);
+  });
+  return headings.length >= 3 && headings.filter((known) => !known).length <= headings.length * 0.6;
 }
 
 /** The header row of a table on a page, with its columns, when there is one. */
@@ -248,7 +265,7 @@ function findHeader(view: DocumentView, rows: Row[]): { row: Row; columns: Colum
     const typed = columnWords(row);
     const types = new Set(typed.filter((t): t is ColumnType => t !== undefined));
     const numeric = ['quantity', 'unitPrice', 'amount'].filter((t) => types.has(t as ColumnType)).length;
-    if (!isHeaderRow(typed) || numeric < 1 || row.tokens.length > 14) continue;
+    if (!isHeaderRow(typed, row) || numeric < 1 || row.tokens.length > 14) continue;
     // Headings print no money: "Menge: 2   Gesamtpreis (netto): 4.960,00" is a block's labelled values.
     if (row.tokens.some((t) => /\d[.,]\d{2}$/.test(t.text))) continue;
     // Adjacent words close together form one column heading ("Unit Price", "Prix HT").
@@ -505,7 +522,7 @@ export function findLineItems(
       const cells = cellsOf(row);
       const hasNumber = numbered(cells) > 0;
       // The header of another table under this one (a tax summary, charges and allowances): the end.
-      if (!hasNumber && items.length > itemsBefore && isHeaderRow(columnWords(row))) break;
+      if (!hasNumber && items.length > itemsBefore && isHeaderRow(columnWords(row), row)) break;
       const previous = items.length > itemsBefore ? items[items.length - 1] : undefined;
       const item = startsItem(cells);
       if (!item && newGroup) continue;
