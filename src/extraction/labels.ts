@@ -606,6 +606,24 @@ export const LABELS: Record<string, LabelSet> = {
       'resterend saldo',
     ],
   },
+  /** A discount off the amounts above it: "Desconto R$ 1,32", "Less: Discount @ 10%". */
+  discount: {
+    strong: [
+      'discount',
+      'disc',
+      'desconto',
+      'descuento',
+      'dto',
+      'rabatt',
+      'nachlass',
+      'remise',
+      'réduction',
+      'sconto',
+      'korting',
+      'alennus',
+      'rabat',
+    ],
+  },
   /** A charge added after the subtotal and before the total, beside the tax: "Service Charge @ 5%". */
   surcharge: {
     strong: [

@@ -189,6 +189,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   applyRounding(payment, out);
   applyAgreement(payment, out);
   applyTip(view, hints, all, out);
+  applyDiscountBelow(view, hints, out);
 
   // With nothing paid, the amount due is the total.
   if (out.amountDue.length === 0 && out.amountPaid.length === 0 && out.total[0]) {
@@ -204,6 +205,38 @@ const INCLUDED_IN = /^(in|im|into|dans|en|nel|nello|nella|op)$/;
 /** Words after a tax label that make it the total's: the amount includes the tax. */
 const INCLUDED =
   /^(inc|incl|inkl|inclusive|included|including|incluido|incluida|incluidos|inclus|incluse|compris|comprise|compreso|inbegriffen|inclusief|inklusive|inkludert|inklusiv|včetně|vcetne|vrátane|vratane|einschließlich|einschliesslich)$/;
+
+/**
+ * A discount printed under the total and an amount to pay under it that is the total less the
+ * discount ("Valor total R$ 56,32", "Desconto R$ 1,32", "Valor a Pagar R$ 55,00"): what is paid is the
+ * total.
+ */
+function applyDiscountBelow(
+  view: DocumentView,
+  hints: DocumentHints,
+  out: Record<AmountRole, Candidate[]>,
+): void {
+  const top = out.total[0];
+  if (!top) return;
+  const t = top.norm as number;
+  const topRow = top.tokens[0]!.row;
+  for (const due of out.amountDue) {
+    const dueRow = due.tokens[0]!.row;
+    const d = due.norm as number;
+    if (dueRow <= topRow || d <= 0 || d >= t) continue;
+    const discounts = findLabels(view, LABELS.discount!)
+      .filter((hit) => hit.row.index > topRow && hit.row.index < dueRow)
+      .flatMap((hit) => valuesNear(view, hit, READERS.amount!, hints, { maxTokens: 4, maxRightGap: 30 }))
+      .map((c) => Math.abs(c.norm as number));
+    if (!discounts.some((x) => Math.abs(t - x - d) < 0.011)) continue;
+    const paid = out.total.find((c) => c.value === due.value) ?? { ...due, source: `${due.source}+due` };
+    out.total = [
+      { ...paid, score: raise(top.score, 0.1), source: `${paid.source}+discount` },
+      ...out.total.filter((c) => c !== paid),
+    ];
+    return;
+  }
+}
 
 /**
  * A tip written on a restaurant's receipt is charged with the total: when the total plus the printed

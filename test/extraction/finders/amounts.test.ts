@@ -65,6 +65,22 @@ describe('a total label followed by "excl."', () => {
     expect(found.tax.find((c) => c.value === '36.98')?.source).toMatch(/^label-right/);
   });
 
+  it('take the amount to pay under a discount under the total, the total less the discount, for the total', () => {
+    const found = amounts([
+      ['Qtde.', 'total', 'de', 'itens', '4'],
+      ['Valor', 'total', 'R$', '56,32'],
+      ['Desconto', 'R$', '1,32'],
+      ['Valor', 'a', 'Pagar', 'R$', '55,00'],
+    ]);
+    expect(found.total[0]?.value).toBe('55.00');
+    // Without the discount between, the amount to pay is no total over the labelled one.
+    const plain = amounts([
+      ['Valor', 'total', 'R$', '56,32'],
+      ['Valor', 'a', 'Pagar', 'R$', '55,00'],
+    ]);
+    expect(plain.total[0]?.value).toBe('56.32');
+  });
+
   it('add a service charge printed between the subtotal and the tax lines when the tax lines make the total', () => {
     const found = amounts([
       ['Sub', 'Total', '1,650.00'],
