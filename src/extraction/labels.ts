@@ -1499,6 +1499,19 @@ export const LABELS: Record<string, LabelSet> = {
     ],
     // Germany's tax office number: the supplier's tax id where no VAT id is printed beside it.
     weak: ['steuernummer', 'steuer-nr.', 'steuer-nr', 'st.-nr.', 'st.-nr', 'st-nr', 'stnr'],
+    // A document's title or a table's heading names no id: "GST INVOICE - CASH MEMO", "VAT Summary".
+    not: [
+      'gst invoice',
+      'gst bill',
+      'gst receipt',
+      'gst summary',
+      'gst breakup',
+      'gst analysis',
+      'vat invoice',
+      'vat receipt',
+      'vat summary',
+      'vat analysis',
+    ],
   },
   supplierABN: { strong: ['abn', 'a.b.n.', 'a.b.n', 'australian business number'] },
   customerName: {

@@ -32,7 +32,14 @@ function labelled(
 ): Candidate[] {
   return findLabels(view, LABELS[set]!)
     .filter((hit) => !nearHit(view, hit).some((t) => CUSTOMER_ID.test(t.text)))
-    .flatMap((hit) => valuesNear(view, hit, read, hints, { maxTokens, below: true, maxRightGap: 20 }));
+    .flatMap((hit) => {
+      const near = valuesNear(view, hit, read, hints, { maxTokens, below: true, maxRightGap: 20 });
+      // A label with its id beside it labels nothing under it: what is there is another line's
+      // ("GST Reg No: 201534567K" over "Receipt No : R012-190112-0087").
+      return near.some((c) => c.source !== 'label-below')
+        ? near.filter((c) => c.source !== 'label-below')
+        : near;
+    });
 }
 
 /** Words and marks of a telephone number ("Tel. +972 4 855 2210"): the digits after them are no id. */

@@ -1,0 +1,42 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { findIdentifiers } from '../../../src/extraction/finders/identifiers.js';
+import { documentHints } from '../../../src/extraction/hints.js';
+import { createView } from '../../../src/extraction/view.js';
+import { readPages, textOnlyEngine } from '../../helpers/make-invoices.js';
+
+const engine = textOnlyEngine();
+afterAll(() => engine.close());
+
+/** A narrow till receipt's lines, each [text, x, y]: the supplier's tax id candidates, best first. */
+async function taxIds(lines: Array<[string, number, number]>): Promise<string[]> {
+  const page = { width: 226, height: 300, lines: lines.map(([text, x, y]) => ({ text, x, y, size: 7 })) };
+  const { layer } = await readPages(engine, [page]);
+  const view = createView(layer);
+  return findIdentifiers(view, documentHints(view)).supplierTaxId.map((c) => c.value);
+}
+
+describe("the supplier's tax id", () => {
+  it('is not the number under a label whose id stands beside it', async () => {
+    const ids = await taxIds([
+      ['GOLDEN WHEAT CONFECTIONERY PTE LTD', 18, 35],
+      ['GST Reg No: 201534567K', 68, 81],
+      ['TAX INVOICE', 81, 95],
+      ['Receipt No : R012-190112-0087', 9, 105],
+      ['TOTAL 12.00', 9, 150],
+    ]);
+    expect(ids[0]).toBe('201534567K');
+    expect(ids).not.toContain('R012-190112-0087');
+  });
+
+  it('is not read under a title that holds a tax word ("GST INVOICE - CASH MEMO")', async () => {
+    const ids = await taxIds([
+      ['SHREE GANESH MEDICALS', 48, 28],
+      ['GSTIN: 27AAAPG1234K1Z2', 81, 74],
+      ['GST INVOICE - CASH MEMO', 69, 96],
+      ['Bill No: SGM/23-24/08812', 8, 105],
+      ['TOTAL 345.00', 8, 150],
+    ]);
+    expect(ids[0]).toBe('27AAAPG1234K1Z2');
+    expect(ids).not.toContain('SGM/23-24/08812');
+  });
+});
