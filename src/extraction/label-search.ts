@@ -416,6 +416,9 @@ export interface NearOptions {
  */
 const SEPARATOR = /^(?:[:#\-–=.]+|\(B[TG]-\d+(?:\/\d+)?\):?)$/u;
 
+/** A number's word after its label ("Ihre Bestellung Nr. 24-118", "Buyer's Order No. 339"): no value. */
+const NUMBER_WORD = /^(?:nr|no|n|n°|nº|num|nummer|number)\.?:?$/i;
+
 /** A gap between two lines of a row wider than this (a share of the page's width) parts two columns. */
 const COLUMN_GAP = 0.12;
 
@@ -489,11 +492,15 @@ export function valuesNear(
   const found: Array<{ span: ViewToken[]; value: ReadValue; gap: number; index: number }> = [];
   for (let i = 0; i < right.length && found.length < (options.pick === 'last' ? 6 : 1); i++) {
     const first = right[i]!;
-    if (SEPARATOR.test(first.text)) continue;
+    if (SEPARATOR.test(first.text) || (i === 0 && NUMBER_WORD.test(first.text))) continue;
     const gap = (first.u.x0 - hit.box.x1) / rowHeight;
     if (options.maxRightGap !== undefined && gap > options.maxRightGap) break;
     if (options.pick !== 'last' && i >= 4) break;
-    if (options.adjacent && right.slice(0, i).some((t) => !SEPARATOR.test(t.text))) break;
+    if (
+      options.adjacent &&
+      right.slice(0, i).some((t, j) => !SEPARATOR.test(t.text) && !(j === 0 && NUMBER_WORD.test(t.text)))
+    )
+      break;
     const best = bestSpanAt(right, i, options.maxTokens, read, hints);
     if (!best) continue;
     found.push({ ...best, gap, index: i });

@@ -1344,6 +1344,24 @@ export const LABELS: Record<string, LabelSet> = {
       'bestellnr',
       'uw bestelbon',
       'bestelbon',
+      // The buyer's or the project owner's order: "Buyer PO", "Owner PO:", "Ihr Auftrag Nr.", FatturaPA's
+      // "Dati ordine acquisto".
+      'buyer po',
+      "buyer's po",
+      'buyer po no',
+      "buyer's po no",
+      "buyer's po no.",
+      'owner po',
+      "owner's po",
+      'owner po no',
+      'owner po no.',
+      "owner's po no",
+      "owner's po no.",
+      'ihr auftrag',
+      'ihr auftrag nr',
+      'ihr auftrag nr.',
+      'ihre auftragsnummer',
+      'dati ordine acquisto',
     ],
     // Not "Buyer reference": an e-invoice's buyer reference (BT-10) routes it inside the buyer (a
     // Leitweg-ID); the order's own reference (BT-13) is `Order reference`.

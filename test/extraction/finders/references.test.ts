@@ -44,3 +44,22 @@ describe('invoice numbers', () => {
     expect(summaryBox(60)).toEqual([]);
   });
 });
+
+describe('purchase order numbers', () => {
+  const orders = (rows: string[][]) => {
+    const view = createView(layerOfRows(rows, 'text'));
+    return findReferences(view, documentHints(view)).purchaseOrderNo.map((c) => c.value);
+  };
+
+  it("follow a number's word after their label ('Ihre Bestellung Nr. 24-118 vom 21.03.2024')", () => {
+    expect(orders([['Ihre', 'Bestellung', 'Nr.', '24-118', 'vom', '21.03.2024']])[0]).toBe('24-118');
+    expect(orders([['Purchase', 'Order', 'No.', 'ZAM/2025/021']])[0]).toBe('ZAM/2025/021');
+  });
+
+  it("are labelled by the buyer's or the project owner's PO and by 'Ihr Auftrag Nr.'", () => {
+    expect(orders([['Owner', 'PO:', 'HMP-PO-22817']])[0]).toBe('HMP-PO-22817');
+    expect(orders([["Owner's", 'PO', 'No.:', 'LMP-PO-2207']])[0]).toBe('LMP-PO-2207');
+    expect(orders([['Buyer', 'PO', 'KPS/PUR/24-25/0192']])[0]).toBe('KPS/PUR/24-25/0192');
+    expect(orders([['Ihr', 'Auftrag', 'Nr.', 'WB-MB-2024-03']])[0]).toBe('WB-MB-2024-03');
+  });
+});
