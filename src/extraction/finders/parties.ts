@@ -81,7 +81,7 @@ const CONTACT =
 const DOMAIN =
   /(?<![\p{L}\p{N}.])[\p{Ll}\d-]{3,}\.(com|net|org|io|ca|de|fr|nl|be|at|ch|it|es|pt|ie|uk|au|nz|sg|my|in|dk|se|no|fi|pl|cz|eu|co\.uk|com\.au)(?![\p{L}\p{N}])/u;
 const TAX_LINE =
-  /\b(gst|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst|ondernemingsnr|kbo)\b/i;
+  /\b(gst|gstin|cin|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst|ondernemingsnr|kbo)\b/i;
 
 /** Words of a company's capital and trade register, printed after its address in a footer. */
 const REGISTER_WORDS =
@@ -114,8 +114,8 @@ const SINCE_YEAR =
 /** A sentence's words ("We've received your payment. Your order is on its way."): two make no address. */
 const SENTENCE_WORD = /\b(we|we've|we're|you|your|you're|our|is|are|was|thank|thanks|please)\b/gi;
 
-/** A number labelled by one word and "#" ("Order #47", "Table #5"); an address's "Unit #02-03" aside. */
-const HASH_NUMBER = /^(\p{L}+)\s*#\s?\d+$/u;
+/** A number labelled by up to three words and "#" ("Order #47", "Allentown Branch #14"); an address's "Unit #02-03" aside. */
+const HASH_NUMBER = /^(?:\p{L}+\s+){0,2}(\p{L}+)\s*#\s?\d+$/u;
 
 /** A date or a time of day: a receipt's line, not an address's ("2025-01-30 17:44"). */
 const DATE_OR_TIME = /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{1,2}:\d{2}\b/;

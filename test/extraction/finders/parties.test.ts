@@ -143,6 +143,25 @@ describe("the supplier's name and address", () => {
     expect(names).not.toContain('ELECTRICAL');
   });
 
+  it("ends an address before India's GSTIN line and before a branch's number ('Allentown Branch #14')", () => {
+    const indian = partiesOf([
+      'MEGHDOOT POLYMERS PVT LTD',
+      'Plot 1187, Phase IV, GIDC Estate',
+      'Vapi, Gujarat 396195',
+      'GSTIN 24AAGCM2217R1Z8 | State Code 24',
+      'TOTAL 12.00',
+    ]);
+    expect(indian.supplierAddress[0]?.value).toBe('Plot 1187, Phase IV, GIDC Estate, Vapi, Gujarat 396195');
+    const branch = partiesOf([
+      'KEYSTONE WORKFORCE SOLUTIONS LLC',
+      '1840 Hamilton Blvd',
+      'Allentown, PA 18104',
+      'Allentown Branch #14',
+      'TOTAL 12.00',
+    ]);
+    expect(branch.supplierAddress[0]?.value).toBe('1840 Hamilton Blvd, Allentown, PA 18104');
+  });
+
   it('passes a notice over the name ("goods sold are not returnable"): it is neither a name nor its first line', () => {
     const parties = partiesOf([
       'GOODS SOLD ARE NOT RETURNABLE, THANK YOU',
