@@ -800,6 +800,19 @@ export const LABELS: Record<string, LabelSet> = {
       'lieferschein vom',
       'commande du',
       'devis du',
+      // A contract's, a progress status's, an order's or an acknowledgement's date ("Leistungsstand vom
+      // 07.06.2024", "PO Date", India's e-invoice "Ack Date").
+      'vertrag vom',
+      'bauvertrag vom',
+      'leistungsstand vom',
+      'stand vom',
+      'po date',
+      'p.o. date',
+      'purchase order date',
+      'ack date',
+      'ack. date',
+      'lr date',
+      'challan date',
     ],
   },
   dueDate: {

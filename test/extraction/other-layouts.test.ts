@@ -1332,6 +1332,34 @@ describe('layouts of other sources', () => {
     ).toBe('4418732659');
   });
 
+  it("the invoice's date, not the order's ('PO Date'), the e-invoice acknowledgement's or a progress status's", async () => {
+    const indian = sheet();
+    indian.put(36, 50, 'Meghdoot Polymers Pvt Ltd', 12, true);
+    indian.put(36, 134, 'Ack No. 172415884036621   Ack Date 03-06-2024 11:42', 7);
+    indian.put(405, 170, 'Invoice Date', 7.5);
+    indian.put(472, 170, '03/06/2024', 7.5);
+    indian.put(405, 192, 'PO Date', 7.5);
+    indian.put(472, 192, '22/05/2024', 7.5);
+    indian.put(360, 420, 'Grand Total', 9, true);
+    indian.put(480, 420, '1,18,000.00', 9, true);
+    const po = await extractLines(engine, indian.lines, ['invoices:2']);
+    expect(po.value('document.date')).toBe('2024-06-03');
+    const german = sheet();
+    german.put(70, 60, 'Zimmerei Holzmann GmbH & Co. KG', 12, true);
+    german.put(380, 156, 'Datum', 8.5);
+    german.put(470, 156, '12.06.2024', 8.5);
+    german.put(
+      70,
+      305,
+      'gemäß Bauvertrag und Leistungsstand vom 07.06.2024 stellen wir Ihnen in Rechnung:',
+      9,
+    );
+    german.put(360, 420, 'Gesamtbetrag', 9, true);
+    german.put(490, 420, '12.386,40 €', 9, true);
+    const status = await extractLines(engine, german.lines, ['invoices:2']);
+    expect(status.value('document.date')).toBe('2024-06-12');
+  });
+
   it("a tax id after 'Registration No.', no IBAN's first groups, no word of the next column", async () => {
     const canadian = sheet();
     canadian.put(40, 50, 'Cedar Point Supply Ltd.', 14, true);
