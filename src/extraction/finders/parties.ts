@@ -852,9 +852,16 @@ function addressAfter(
           previousBottom = bottom;
           continue;
         }
-        // A line of words alone is a place name only if nothing earlier looked like a company.
-        if (!address && (hasLegalForm(segment.tokens) >= 0 || segment.tokens.some((t) => COMPANY.has(t.key))))
-          break;
+        // A line of words alone is a place name only if nothing earlier looked like a company; one with
+        // a business word ("Market Harborough") is the address's only when an address line follows it.
+        if (!address && hasLegalForm(segment.tokens) >= 0) break;
+        if (!address && segment.tokens.some((t) => COMPANY.has(t.key))) {
+          // (Not a phrase that a lower-case word starts: "at Riverside Saturday Market".)
+          if (pending || !/^\p{Lu}/u.test(segment.text)) break;
+          pending = segment.tokens;
+          previousBottom = bottom;
+          continue;
+        }
         if (pending) {
           if (!address) break;
           parts.push(pending);

@@ -162,6 +162,27 @@ describe("the supplier's name and address", () => {
     expect(branch.supplierAddress[0]?.value).toBe('1840 Hamilton Blvd, Allentown, PA 18104');
   });
 
+  it("takes a town with a business word ('Market Harborough') into an address when its postcode follows", () => {
+    const town = partiesOf([
+      'Thistle & Thorn',
+      'Mill Lane, Little Bowden',
+      'Market Harborough',
+      'LE16 8AB',
+      'Tel: 01858 462 019',
+      'TOTAL 12.00',
+    ]);
+    expect(town.supplierAddress[0]?.value).toBe('Mill Lane, Little Bowden, Market Harborough, LE16 8AB');
+    const stall = partiesOf([
+      'HILLSIDE ORCHARD',
+      '2170 County Road J',
+      'Viroqua, WI 54665',
+      'at Riverside Saturday Market',
+      'Stall 14',
+      'TOTAL 12.00',
+    ]);
+    expect(stall.supplierAddress[0]?.value).toBe('2170 County Road J, Viroqua, WI 54665');
+  });
+
   it('passes a notice over the name ("goods sold are not returnable"): it is neither a name nor its first line', () => {
     const parties = partiesOf([
       'GOODS SOLD ARE NOT RETURNABLE, THANK YOU',
