@@ -45,7 +45,7 @@ const FLOORS: Record<string, number> = {
   'invoices-h': 0.92,
   'invoices-i': 0.9,
   'invoices-j': 0.9,
-  'invoices-k': 0.89,
+  'invoices-k': 0.92,
   'receipts-a': 0.95,
   'receipts-b': 0.94,
   'receipts-c': 0.88,
@@ -56,7 +56,7 @@ const FLOORS: Record<string, number> = {
   'receipts-h': 0.88,
   'receipts-i': 0.89,
   'receipts-j': 0.92,
-  'receipts-k': 0.91,
+  'receipts-k': 0.93,
 };
 
 /** The sets with item tables and the row F1 (score.py's line-item rules) each must keep. */
@@ -65,7 +65,7 @@ const LINE_ITEM_FLOORS: Record<string, number> = {
   'invoices-h': 0.92,
   'invoices-i': 0.94,
   'invoices-j': 0.96,
-  'invoices-k': 0.86,
+  'invoices-k': 0.87,
 };
 
 const engine = textOnlyEngine();

@@ -221,7 +221,8 @@ export function findVatTable(
     const totalRow = rows.find((r) => r.total);
     const parts = rows.filter((r) => !r.total);
     // Rows of one rate among several: each a part of the document's amounts, none of them the whole.
-    if (parts.length >= 2) {
+    // So are the halves of a split tax, however many rows (a CGST column's amount is half the tax).
+    if (parts.length >= 2 || parts.some((r) => r.taxTokens.length > 1)) {
       let right = -Infinity;
       for (const part of parts) {
         // Its gross where printed ("A 21%  61,74  12,96  74,70") is the table's too, and so is the sum

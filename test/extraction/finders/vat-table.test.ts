@@ -90,6 +90,17 @@ describe('VAT summary tables', () => {
       '.',
     );
     expect(found).toEqual({ tax: ['36.98'], subTotal: ['308.17'], words: [['18.49', '18.49']] });
+    // Its halves are parts, even in a table of one row: a CGST column's amount is no tax of the document.
+    const view = createView(
+      layerOfRows(
+        [
+          ['GST', '%', 'Taxable', 'CGST', '6%', 'SGST', '6%'],
+          ['12%', '308.17', '18.49', '18.49'],
+        ],
+        'text',
+      ),
+    );
+    expect([...findVatTable(view, { decimalSeparator: '.' }).partRows.keys()]).toEqual([1]);
   });
 
   it("read halves each with its rate, the row's tax sum beside them, and their total row", () => {
