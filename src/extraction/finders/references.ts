@@ -8,6 +8,9 @@ import { findLabels, valuesNear, type Candidate } from '../label-search.js';
 const OTHER_NUMBER =
   /^(account|acc|a\/c|tel|telephone|phone|fax|mobile|hp|reg|registration|gst|vat|sst|tax|btw|tva|ust|mwst|iva|p\.iva|nif|cif|customer|cust|klant|kunde|kunden|client|cliente|codice|member|card|order|po|abn|bsb|kvk|siret|siren|company|co|id|table|pax|serial|item|page|seite|contrat|contract|contrato|vertrag|cae|cai|ruc|r\.u\.c|rut|policy|police|licence|license|permit)$/i;
 
+/** A card payment's line ("AUTH CODE: 08312B   REF #: 412 3307"): its "REF #" is the card's. */
+const CARD_SLIP = /\b(auth|authorization|authorisation|approval|appr|aid|rrn|stan|trace)\b/i;
+
 /** Words that follow a label but are not the value (`Invoice Date`, `Rechnung vom`). */
 const NOT_A_REFERENCE =
   /^(date|datum|vom|du|le|van|of|to|page|seite|tel|fax|phone|total|tva|vat|btw|iva|ust|mwst|gst|siret|siren|rcs)$/i;
@@ -23,6 +26,12 @@ export function findReferences(
       // A weak label ("No", "#") after another number's word is that number's; a "N°" after a code with
       // digits is a word of an item's line ("2 RO3 N° LEMAK").
       .filter((hit) => {
+        // On a card payment's line only a receipt's own label names the receipt's number.
+        if (
+          CARD_SLIP.test(hit.row.tokens.map((t) => t.text).join(' ')) &&
+          !/receipt|invoice|bill|trans|ticket|beleg|bon|rechnung|facture|factura/.test(hit.phrase)
+        )
+          return false;
         if (hit.strength === 'strong') return true;
         const before = hit.row.tokens[hit.start - 1];
         if (OTHER_NUMBER.test(before?.key ?? '')) return false;

@@ -45,6 +45,21 @@ describe('invoice numbers', () => {
   });
 });
 
+describe("a receipt's number", () => {
+  it("is not a card payment's reference ('AUTH CODE: 08312B   REF #: 412 3307')", () => {
+    const view = createView(
+      layerOfRows(
+        [
+          ['AUTH', 'CODE:', '08312B', 'REF', '#:', '412', '3307'],
+          ['TRANS', '#:', '07781'],
+        ],
+        'text',
+      ),
+    );
+    expect(findReferences(view, documentHints(view)).referenceNo.map((c) => c.value)).toEqual(['07781']);
+  });
+});
+
 describe('purchase order numbers', () => {
   const orders = (rows: string[][]) => {
     const view = createView(layerOfRows(rows, 'text'));
