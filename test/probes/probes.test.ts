@@ -45,6 +45,7 @@ const FLOORS: Record<string, number> = {
   'invoices-h': 0.92,
   'invoices-i': 0.9,
   'invoices-j': 0.9,
+  'invoices-l': 0.91,
   'invoices-k': 0.92,
   'receipts-a': 0.95,
   'receipts-b': 0.94,
@@ -56,6 +57,7 @@ const FLOORS: Record<string, number> = {
   'receipts-h': 0.88,
   'receipts-i': 0.89,
   'receipts-j': 0.92,
+  'receipts-l': 0.9,
   'receipts-k': 0.93,
 };
 
@@ -65,6 +67,7 @@ const LINE_ITEM_FLOORS: Record<string, number> = {
   'invoices-h': 0.92,
   'invoices-i': 0.94,
   'invoices-j': 0.96,
+  'invoices-l': 0.87,
   'invoices-k': 0.87,
 };
 

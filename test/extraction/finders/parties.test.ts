@@ -183,6 +183,16 @@ describe("the supplier's name and address", () => {
     expect(stall.supplierAddress[0]?.value).toBe('2170 County Road J, Viroqua, WI 54665');
   });
 
+  it("never takes a registration number's line for an address ('Registration No. T5020001084127')", () => {
+    const parties = partiesOf([
+      'TOTAL 4,400',
+      'Suzukaze Shobo Co., Ltd.',
+      'Registration No. T5020001084127',
+      'Returns within 7 days with this receipt.',
+    ]);
+    expect(parties.supplierAddress.map((c) => c.value).join(' ')).not.toMatch(/Registration/);
+  });
+
   it('passes a notice over the name ("goods sold are not returnable"): it is neither a name nor its first line', () => {
     const parties = partiesOf([
       'GOODS SOLD ARE NOT RETURNABLE, THANK YOU',
