@@ -210,7 +210,9 @@ function isAddressLine(segment: Segment): boolean {
   if (LABELLED.test(segment.text.replace(/\bno\.?\s*:/gi, ''))) return false;
   if (
     CONTACT.test(segment.text) ||
-    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration)\b/i.test(segment.text)
+    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration)\b/i.test(
+      segment.text,
+    )
   )
     return false;
   const words = segment.tokens.map((t) => t.key);
