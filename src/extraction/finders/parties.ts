@@ -739,7 +739,13 @@ function trailingLegal(tokens: readonly ViewToken[], at: number): number {
 
 function cleanName(text: string): string {
   // A company number glued to the legal form: "S/B(587969-U)".
-  const cut = text.replace(/\(\d{4,9}-[A-Z]\)$/u, '').replace(/[,;:]+$/u, '');
+  const cut = text
+    .replace(/\(\d{4,9}-[A-Z]\)$/u, '')
+    .replace(/[,;:]+$/u, '')
+    // Malaysia's "Sdn Bhd" as OCR misreads it: "S11 BHD", "SON BHO", "SDH BHD".
+    .replace(/\b(?:[S5][DO0Q][NH]|S11)\s+BH[DO0Q]\b/giu, (m) =>
+      m === m.toUpperCase() ? 'SDN BHD' : 'Sdn Bhd',
+    );
   // A parenthesis the name's line opened or closed around it: "(A unit of X Pvt. Ltd.)".
   const unbalanced = (cut.match(/\(/g)?.length ?? 0) !== (cut.match(/\)/g)?.length ?? 0);
   return normaliseText(unbalanced ? cut.replace(/^\(\s*/u, '').replace(/\s*\)$/u, '') : cut);

@@ -193,6 +193,14 @@ describe("the supplier's name and address", () => {
     expect(parties.supplierAddress.map((c) => c.value).join(' ')).not.toMatch(/Registration/);
   });
 
+  it('reads "Sdn Bhd" as OCR misread it ("S11 BHD", "SON BHO") as the legal form it is', () => {
+    const names = (first: string) =>
+      partiesOf([first, 'LOT 2, JALAN MERAK, 41200 KLANG', 'TOTAL 12.00']).supplierName.map((c) => c.value);
+    expect(names('RAPID RAIL S11 BHD')[0]).toBe('RAPID RAIL SDN BHD');
+    expect(names('Lim Seng Trading Son Bho')[0]).toBe('Lim Seng Trading Sdn Bhd');
+    expect(names('AIK HUAT HARDWARE SDN BHD')[0]).toBe('AIK HUAT HARDWARE SDN BHD');
+  });
+
   it('passes a notice over the name ("goods sold are not returnable"): it is neither a name nor its first line', () => {
     const parties = partiesOf([
       'GOODS SOLD ARE NOT RETURNABLE, THANK YOU',
