@@ -1939,4 +1939,17 @@ export const ADDRESS_WORDS = [
   'uk',
   'cedex',
   'bp',
+  // Malaysian and Singaporean buildings and floors: "GK101, GND FLR, ONE UTAMA", "Wisma UOA II".
+  'flr',
+  'gnd',
+  'blk',
+  'bldg',
+  'lrg',
+  'lebuh',
+  'seksyen',
+  'tingkat',
+  'wisma',
+  'menara',
+  'bangunan',
+  'kompleks',
 ];

@@ -215,7 +215,8 @@ function isAddressLine(segment: Segment): boolean {
     )
   )
     return false;
-  const words = segment.tokens.map((t) => t.key);
+  // (Words OCR glued with a comma count each: "GK101,GND FLR,ONE UTAMA".)
+  const words = segment.tokens.flatMap((t) => t.key.split(/[,;]+/u)).filter((w) => w.length > 0);
   const addressWord = words.some((w) => ADDRESS.has(w) || STREET_COMPOUND.test(w));
   const postcode = POSTCODE.test(segment.text);
   const houseNumber = /\b\d{1,4}[a-z]?\b/i.test(segment.text) && letterShare(segment.text) > 0.4;

@@ -201,6 +201,20 @@ describe("the supplier's name and address", () => {
     expect(names('AIK HUAT HARDWARE SDN BHD')[0]).toBe('AIK HUAT HARDWARE SDN BHD');
   });
 
+  it('starts an address at a building and floor with words OCR glued by commas ("GK101,GND FLR,ONE UTAMA")', () => {
+    const parties = partiesOf([
+      'NADEJE PLATINUM SDN BHD',
+      'GK101,GND FLR,ONE UTAMA SHOPPING CENTRE',
+      'NO.1,LEBUH BANDAR UTAMA,',
+      '47800 PETALING JAYA, SELANGOR.',
+      'Tel:03-7710 0302',
+      'TOTAL 12.00',
+    ]);
+    expect(parties.supplierAddress[0]?.value).toBe(
+      'GK101,GND FLR,ONE UTAMA SHOPPING CENTRE, NO.1,LEBUH BANDAR UTAMA, 47800 PETALING JAYA, SELANGOR.',
+    );
+  });
+
   it('passes a notice over the name ("goods sold are not returnable"): it is neither a name nor its first line', () => {
     const parties = partiesOf([
       'GOODS SOLD ARE NOT RETURNABLE, THANK YOU',
