@@ -175,6 +175,7 @@ class LabelContext {
     this.glued = view.rows.map((row) =>
       row.tokens.map((token) => {
         this.addWord(token.key, token);
+        for (const part of bilingualParts(token.key) ?? []) this.addWord(part, token);
         if (isHash(token)) this.hashTokens.push(token);
         const m = hasGlue(token.text) ? GLUED.exec(token.text) : null;
         if (!m) return undefined;
@@ -280,14 +281,28 @@ function phrasesStartingAt(
   const ownSlip = slips.get(token.key);
   const glued = context.glued[row.index]![col];
   const hash = isHash(token) && index.afterHash.length > 0;
+  const parts = bilingualParts(token.key);
   // Most positions: one list or none.
-  if (!ownSlip && !glued && !hash) return own ?? NO_PHRASES;
-  const lists = [own, ownSlip];
+  if (!ownSlip && !glued && !hash && !parts) return own ?? NO_PHRASES;
+  const lists = [own, ownSlip, ...(parts ?? []).map((part) => index.byFirst.get(part))];
   if (glued && glued.head !== token.key) lists.push(index.byFirst.get(glued.head), slips.get(glued.head));
   if (hash) lists.push(index.afterHash);
   const found = lists.filter((list): list is Phrase[] => list !== undefined);
   if (found.length <= 1) return found[0] ?? NO_PHRASES;
   return [...new Set(found.flat())].sort((a, b) => a.rank - b.rank);
+}
+
+/**
+ * The last word of a bilingual label joined by a slash ("TPS/GST", "Nome/Razão"), where its words have
+ * two letters or more each; undefined for any other word ("a/c", "s/b", "24/7"). (Not the first word:
+ * "Client/Matter" names the matter's number, no client.)
+ */
+function bilingualParts(key: string): string[] | undefined {
+  if (!key.includes('/')) return undefined;
+  const parts = key.split('/');
+  return parts.length <= 3 && parts.every((p) => /^\p{L}{2,}\.?$/u.test(p))
+    ? [parts[parts.length - 1]!]
+    : undefined;
 }
 
 /** Where the phrase matches at `start` in the row: the end position and any glued-on value text. */
@@ -303,6 +318,11 @@ function matchAt(
     if (!token) return undefined;
     const word = phrase.words[w]!;
     if (word === '#' ? isHash(token) : sameWordAs(token, token.key, word)) {
+      col++;
+      continue;
+    }
+    // One language's word of a bilingual pair starts the phrase ("No TPS/GST :" holds "gst").
+    if (w === 0 && bilingualParts(token.key)?.includes(word)) {
       col++;
       continue;
     }

@@ -1141,6 +1141,19 @@ describe('line items', () => {
     expect(charges.types![charges.headers.indexOf('Charges')]).toBe('amount');
   });
 
+  it('reads the headings of a bilingual table ("Qté/Qty", "Prix/Rate", "Montant/Amount")', async () => {
+    const s = tableSheet([
+      [40, 'Description'],
+      [364, 'Qté/Qty'],
+      [443, 'Prix/Rate'],
+      [506, 'Montant/Amount'],
+    ]);
+    putItems(s, [['Refonte d’identité visuelle / Brand identity refresh', '1', '7,500.00', '7,500.00']]);
+    const table = (await extractLines(engine, s.lines)).value('invoice.lineitems') as TableValue;
+    expect(table.types).toEqual(['description', 'quantity', 'unitPrice', 'amount']);
+    expect(table.rows).toHaveLength(1);
+  });
+
   it("takes no row of JavaScript's object prototype names for a header", async () => {
     const s = sheet();
     s.put(50, 60, 'ACME Supplies Pty Ltd', 20, true);

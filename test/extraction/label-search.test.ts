@@ -68,6 +68,18 @@ function matchAt(row: Row, start: number, phrase: Phrase): { end: number; inline
       col++;
       continue;
     }
+    // A bilingual label's last word starts a phrase ("TPS/GST"): words of two letters or more.
+    const parts = token.key.split('/');
+    if (
+      w === 0 &&
+      parts.length > 1 &&
+      parts.length <= 3 &&
+      parts.every((p) => /^\p{L}{2,}\.?$/u.test(p)) &&
+      parts[parts.length - 1] === word
+    ) {
+      col++;
+      continue;
+    }
     if (w === phrase.words.length - 1) {
       const m = /^([^:#]+)[:#]\s*(.+)$/u.exec(token.text);
       if (m && same(keyOf(m[1]!))) return { end: col + 1, inline: m[2]! };
@@ -163,6 +175,14 @@ function summary(hits: LabelHit[]): unknown[] {
 }
 
 describe('findLabels', () => {
+  it("reads a bilingual label's last word ('No TPS/GST :'), not the first of a pair of things ('Client/Matter')", () => {
+    const labels = (rows: string[][], set: LabelSet) =>
+      findLabels(createView(layerOf(rows, 'text')), set).map((hit) => hit.phrase);
+    expect(labels([['No', 'TPS/GST', ':', '827415639', 'RT0001']], LABELS.supplierTaxId!)).toHaveLength(1);
+    expect(labels([['Client/Matter', '10442-003']], LABELS.customerName!)).toEqual([]);
+    expect(labels([['Paid', '24/7']], LABELS.supplierTaxId!)).toEqual([]);
+  });
+
   it('takes a word one letter off a label word for it in OCR only, never in a text layer', () => {
     const rows = [
       ['Kunden', 'AG', 'Mitte'],

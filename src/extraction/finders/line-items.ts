@@ -215,6 +215,14 @@ function columnWord(token: ViewToken): ColumnType | undefined {
   const type = HEADER_WORDS[token.key] ?? HEADER_WORDS[token.text.toLowerCase()];
   if (type) return type;
   if (CODE_HEADING.test(token.key)) return 'code';
+  // A bilingual heading names its column in each language: "Qté/Qty", "Montant/Amount".
+  if (token.key.includes('/')) {
+    const named = token.key
+      .split('/')
+      .map((part) => HEADER_WORDS[part])
+      .find((t) => t !== undefined);
+    if (named) return named;
+  }
   // A heading hyphenated over two lines reads whole ("Positions-" over "betrag"): its last part.
   const last = /-(\p{L}+)$/u.exec(token.key)?.[1];
   return last ? HEADER_WORDS[last] : undefined;
