@@ -434,7 +434,7 @@ export interface NearOptions {
  * Marks between a label and its value, and the term codes of e-invoice renderings ("Invoice number
  * (BT-1)", "Seller (BG-4)").
  */
-const SEPARATOR = /^(?:[:#\-–=.]+|\(B[TG]-\d+(?:\/\d+)?\):?)$/u;
+const SEPARATOR = /^(?:[:#\-–=./]+|\(B[TG]-\d+(?:\/\d+)?\):?)$/u;
 
 /** A number's word after its label ("Ihre Bestellung Nr. 24-118", "Buyer's Order No. 339"): no value. */
 const NUMBER_WORD = /^(?:nr|no|n|n°|nº|num|nummer|number)\.?:?$/i;
@@ -513,12 +513,21 @@ export function valuesNear(
   for (let i = 0; i < right.length && found.length < (options.pick === 'last' ? 6 : 1); i++) {
     const first = right[i]!;
     if (SEPARATOR.test(first.text) || (i === 0 && NUMBER_WORD.test(first.text))) continue;
+    // The label again in another language after a slash: "Bon de commande / PO: FLM-7716".
+    if (i === 1 && right[0]!.text === '/' && /^\p{L}[\p{L}.]*:$/u.test(first.text)) continue;
     const gap = (first.u.x0 - hit.box.x1) / rowHeight;
     if (options.maxRightGap !== undefined && gap > options.maxRightGap) break;
     if (options.pick !== 'last' && i >= 4) break;
     if (
       options.adjacent &&
-      right.slice(0, i).some((t, j) => !SEPARATOR.test(t.text) && !(j === 0 && NUMBER_WORD.test(t.text)))
+      right
+        .slice(0, i)
+        .some(
+          (t, j) =>
+            !SEPARATOR.test(t.text) &&
+            !(j === 0 && NUMBER_WORD.test(t.text)) &&
+            !(j === 1 && right[0]!.text === '/' && /^\p{L}[\p{L}.]*:$/u.test(t.text)),
+        )
     )
       break;
     const best = bestSpanAt(right, i, options.maxTokens, read, hints);

@@ -1375,6 +1375,13 @@ export const LABELS: Record<string, LabelSet> = {
       'ihr auftrag nr.',
       'ihre auftragsnummer',
       'dati ordine acquisto',
+      // Spain's "Pedido cliente", Denmark's "Rekvisition".
+      'pedido cliente',
+      'pedido del cliente',
+      'su pedido',
+      'rekvisition',
+      'rekvisitionsnr',
+      'rekv.nr.',
     ],
     // Not "Buyer reference": an e-invoice's buyer reference (BT-10) routes it inside the buyer (a
     // Leitweg-ID); the order's own reference (BT-13) is `Order reference`.

@@ -71,6 +71,15 @@ describe('purchase order numbers', () => {
     expect(orders([['Purchase', 'Order', 'No.', 'ZAM/2025/021']])[0]).toBe('ZAM/2025/021');
   });
 
+  it("follow a bilingual label's second language after a slash ('Bon de commande / PO: FLM-7716')", () => {
+    expect(orders([['Bon', 'de', 'commande', '/', 'PO:', 'FLM-7716']])[0]).toBe('FLM-7716');
+  });
+
+  it("are labelled by Spain's 'Pedido cliente' and Denmark's 'Rekvisition'", () => {
+    expect(orders([['Pedido', 'cliente:', 'TA-PED-0457']])[0]).toBe('TA-PED-0457');
+    expect(orders([['Rekvisition', 'AJF-0524']])[0]).toBe('AJF-0524');
+  });
+
   it("are labelled by the buyer's or the project owner's PO and by 'Ihr Auftrag Nr.'", () => {
     expect(orders([['Owner', 'PO:', 'HMP-PO-22817']])[0]).toBe('HMP-PO-22817');
     expect(orders([["Owner's", 'PO', 'No.:', 'LMP-PO-2207']])[0]).toBe('LMP-PO-2207');
