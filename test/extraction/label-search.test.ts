@@ -183,6 +183,14 @@ describe('findLabels', () => {
     expect(labels([['Paid', '24/7']], LABELS.supplierTaxId!)).toEqual([]);
   });
 
+  it("takes no other number's label that starts with the customer's word for the customer's", () => {
+    const customer = (row: string[]) =>
+      findLabels(createView(layerOf([row], 'text')), LABELS.customerName!).map((hit) => hit.phrase);
+    expect(customer(['Customer', 'PO', 'HOA-2024-118'])).toEqual([]);
+    expect(customer(['Customer', '#', 'C-02291'])).toEqual([]);
+    expect(customer(['Customer:', 'Stonebrook', 'Commons', 'HOA'])).toEqual(['customer']);
+  });
+
   it('takes a word one letter off a label word for it in OCR only, never in a text layer', () => {
     const rows = [
       ['Kunden', 'AG', 'Mitte'],
