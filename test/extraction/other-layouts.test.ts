@@ -1586,6 +1586,24 @@ function till(rows: Array<[string] | [string, string] | [string, string, number]
 }
 
 describe('receipts of other sources, in columns', () => {
+  it("reads Singapore's dollar where no sign is printed; a rounding between subtotal and total is no tax", async () => {
+    const doc = await extractLines(
+      engine,
+      till([
+        ['PAGES & PAPER PTE LTD', '', 14],
+        ['101 Dunearn Arcade #02-33, Singapore 309421'],
+        ['Sub Total', '121.43'],
+        ['Rounding Adj.', '0.02'],
+        ['Nett Total', '121.45', 9],
+        ['S = 6%', '85.03   5.10'],
+        ['Z = 0%', '31.30   0.00'],
+      ]),
+      ['receipts:1'],
+    );
+    expect(doc.value('document.currency')).toBe('SGD');
+    expect(doc.value('receipt.tax')).not.toBe('0.02');
+  });
+
   it("which currency a till's sign is: 'Php', '$' in Auckland, 'kr' with Norway's MVA", async () => {
     const currencyOf = async (rows: Array<[string] | [string, string] | [string, string, number]>) =>
       (await extractLines(engine, till(rows), ['receipts:1'])).value('document.currency');

@@ -649,9 +649,13 @@ function deriveMissingPart(
   // A tax printed beside its own label that does not add up is a tax included in the total ("VAT @
   // 20% included 17.11" under a service charge): the difference is then another line, not the tax.
   const labelledTax = out.tax.some((c) => c.source.startsWith('label') && c.score >= 0.45);
+  // (Nor is a difference the rounding printed as such: "Sub Total 121.43", "Rounding Adj. 0.02",
+  // "Nett Total 121.45".)
   for (const sub of labelledTax ? [] : out.subTotal.slice(0, 3)) {
     const tax = printed(t - (sub.norm as number));
-    if (tax && (tax.norm as number) > 0 && (tax.norm as number) < t) {
+    const rounding =
+      tax !== undefined && roundings.some((r) => Math.abs(Math.abs(r) - (tax.norm as number)) < 0.005);
+    if (tax && !rounding && (tax.norm as number) > 0 && (tax.norm as number) < t) {
       const derived = {
         ...tax,
         score: Math.min(total.score, sub.score) * 0.8,

@@ -111,6 +111,7 @@ const COUNTRY_CUES: ReadonlyArray<readonly [string, RegExp]> = [
   ['THB', /\bthailand\b|\bbangkok\b|\bchiang mai\b/],
   ['VND', /\bviet ?nam\b|\bha ?noi\b|\bho chi minh\b/],
   ['JPY', /\bjapan\b|\btokyo\b|\bosaka\b/],
+  ['SGD', /\bsingapore\b|\bpte\.? ?ltd\b/],
   ['KRW', /\bkorea\b|\bseoul\b|\bbusan\b/],
   ['NGN', /\bnigeria\b|\blagos\b|\babuja\b/],
   ['ILS', /\bisrael\b|\btel aviv\b|\bjerusalem\b/],
