@@ -204,13 +204,15 @@ function isAddressLine(segment: Segment): boolean {
   const hashed = HASH_NUMBER.exec(trimmed);
   if (hashed && !ADDRESS.has(hashed[1]!.toLowerCase())) return false;
   if (DATE_OR_TIME.test(segment.text)) return false;
+  // A telephone number under a letter ("T 030 555 0917"): its last group is no postcode.
+  if (PHONE.test(segment.text) && letterShare(segment.text) < 0.25) return false;
   if (segment.tokens.length <= 4 && COMPANY_NUMBER.test(segment.text)) return false;
   // A labelled value ("Served by: Mei", "Points : 310"), whatever OCR made of its label: addresses print
   // colons only after a number's "No" ("Lot No: G1").
   if (LABELLED.test(segment.text.replace(/\bno\.?\s*:/gi, ''))) return false;
   if (
     CONTACT.test(segment.text) ||
-    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration)\b/i.test(
+    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|terminal|till|usdot)\b/i.test(
       segment.text,
     )
   )

@@ -215,6 +215,23 @@ describe("the supplier's name and address", () => {
     );
   });
 
+  it("takes no telephone under a letter ('T 030 555 0917') nor a till's transaction line for an address", () => {
+    const dutch = partiesOf([
+      'TOTAL 12.00',
+      'De Zoete Linde Catering B.V.',
+      'T 030 555 0917',
+      'info@dezoetelinde.example',
+    ]);
+    expect(dutch.supplierAddress.map((c) => c.value)).not.toContain('T 030 555 0917');
+    const petrol = partiesOf([
+      'HARBOURSIDE FUEL PTY LTD',
+      'Trans No: 118764',
+      'Pump 4 Unleaded 91',
+      'TOTAL 12.00',
+    ]);
+    expect(petrol.supplierAddress.map((c) => c.value).join(' ')).not.toMatch(/Trans No/);
+  });
+
   it('passes a notice over the name ("goods sold are not returnable"): it is neither a name nor its first line', () => {
     const parties = partiesOf([
       'GOODS SOLD ARE NOT RETURNABLE, THANK YOU',
