@@ -81,6 +81,14 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
             ),
         )
         .filter((hit) => !includedIn(hit.row.tokens, hit.start))
+        // A loyalty scheme's line ("Points added 44 / Balance 612") counts points, not money.
+        .filter(
+          (hit) =>
+            !(
+              (role === 'total' || role === 'amountDue') &&
+              POINTS_ROW.test(hit.row.tokens.map((t) => t.text).join(' '))
+            ),
+        )
         // A weak word right after another label ends that label ("Invoice total VAT amount"): no
         // label of its own.
         .filter(
@@ -198,6 +206,9 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   }
   return out;
 }
+
+/** A loyalty scheme's words: a row holding one counts points. */
+const POINTS_ROW = /\b(points?|pts|punkte|punten|bonuspunkte|miles)\b/i;
 
 /** What follows "incl." when the tax is included in something ("incl. in MRP", "inclus dans le prix"). */
 const INCLUDED_IN = /^(in|im|into|dans|en|nel|nello|nella|op)$/;

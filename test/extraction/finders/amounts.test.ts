@@ -81,6 +81,17 @@ describe('a total label followed by "excl."', () => {
     expect(plain.total[0]?.value).toBe('56.32');
   });
 
+  it("take no loyalty scheme's balance of points for an amount due or a total", () => {
+    const found = amounts([
+      ['TOTAL', '4,400.00'],
+      ['Cash', '5,000.00'],
+      ['Change', '600.00'],
+      ['Points', 'added', '44', '/', 'Balance', '612'],
+    ]);
+    expect(found.amountDue.map((c) => c.value)).not.toContain('612.00');
+    expect(found.total.map((c) => c.value)).not.toContain('612.00');
+  });
+
   it('add a service charge printed between the subtotal and the tax lines when the tax lines make the total', () => {
     const found = amounts([
       ['Sub', 'Total', '1,650.00'],
