@@ -1360,6 +1360,28 @@ describe('layouts of other sources', () => {
     expect(status.value('document.date')).toBe('2024-06-12');
   });
 
+  it("an XRechnung viewer's title is no seller: the seller is under 'Verkäufer'", async () => {
+    const s = sheet();
+    s.put(40, 46, 'XRechnung', 16, true);
+    s.put(514, 46, 'Übersicht', 9, true);
+    s.put(40, 84, 'Käufer', 10, true);
+    s.put(40, 98, 'Käuferreferenz (Leitweg-ID)', 8);
+    s.put(168, 98, '09362-GEB4471-12', 8);
+    s.put(40, 109, 'Name', 8);
+    s.put(168, 109, 'Stadt Hohenbrück – Amt für Gebäudewirtschaft', 8);
+    s.put(40, 120, 'Straße', 8);
+    s.put(168, 120, 'Rathausplatz 3', 8);
+    s.put(40, 170, 'Verkäufer', 10, true);
+    s.put(40, 184, 'Name', 8);
+    s.put(168, 184, 'Elektro Brandner GmbH', 8);
+    s.put(40, 195, 'Straße', 8);
+    s.put(168, 195, 'Friedenstraße 18', 8);
+    s.put(300, 458, 'Gesamtbetrag', 8.5);
+    s.put(502, 458, '5.236,00 EUR', 8.5);
+    const doc = await extractLines(engine, s.lines, ['invoices:2']);
+    expect(doc.value('document.supplierName')).toBe('Elektro Brandner GmbH');
+  });
+
   it("a tax id after 'Registration No.', no IBAN's first groups, no word of the next column", async () => {
     const canadian = sheet();
     canadian.put(40, 50, 'Cedar Point Supply Ltd.', 14, true);

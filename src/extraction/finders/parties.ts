@@ -29,7 +29,7 @@ const LEGAL = new Set(LEGAL_FORMS);
 const COMPANY = new Set(COMPANY_WORDS);
 const ADDRESS = new Set(ADDRESS_WORDS);
 const NOT_A_NAME =
-  /\b(invoice|tax invoice|rechnung|facture|factuur|faktura|factura|fattura|fatura|lasku|doklad|kvittering|kvitto|paragon|scontrino|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|for shopping|logo)\b/i;
+  /\b(invoice|tax invoice|rechnung|facture|factuur|faktura|factura|fattura|fatura|lasku|doklad|kvittering|kvitto|paragon|scontrino|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|for shopping|logo|xrechnung|zugferd|factur-x|peppol|fatturapa|facturae|e-invoice|e-rechnung)\b/i;
 /**
  * A shop's notice ("Goods sold are not returnable", "No refund / no exchange"), printed above its name
  * on many tills: never a name, and not the first line of text a letterhead begins with.
