@@ -174,6 +174,8 @@ export const LABELS: Record<string, LabelSet> = {
     ],
     weak: ['amount', 'montant', 'betrag', 'bedrag'],
     not: [
+      // Facturae's gross of the lines before discounts and taxes.
+      'importe bruto total',
       'gesamtbetrag der zuschläge',
       'gesamtbetrag der abschläge',
       'summe der zuschläge',
@@ -309,6 +311,13 @@ export const LABELS: Record<string, LabelSet> = {
       'pst',
       'qst',
       'tax amount',
+      // Spain's "Cuota IVA" (the tax's amount; a bare "Cuota" is an instalment too) and Facturae's
+      // "Total impuestos repercutidos".
+      'cuota iva',
+      'cuota de iva',
+      'total impuestos',
+      'total impuestos repercutidos',
+      'impuestos repercutidos',
       'vat amount',
       'gst amount',
       'total tax',

@@ -1382,6 +1382,37 @@ describe('layouts of other sources', () => {
     expect(doc.value('document.supplierName')).toBe('Elektro Brandner GmbH');
   });
 
+  it("a Facturae viewer: the seller's address beside another column's 'Número de factura' and above its register; its taxes and total", async () => {
+    const s = sheet();
+    s.put(40, 48, 'Factura electrónica', 16, true);
+    s.put(40, 92, 'EMISOR', 9, true);
+    s.put(340, 92, 'DATOS DE LA FACTURA', 9, true);
+    s.put(40, 106, 'Razón social', 8);
+    s.put(122, 106, 'Suministros Hidráulicos Levante S.L.', 8);
+    s.put(340, 106, 'Número de factura', 8);
+    s.put(440, 106, 'FV24-0143', 8);
+    s.put(40, 117, 'NIF', 8);
+    s.put(122, 117, 'B96318456', 8);
+    s.put(40, 128, 'Dirección', 8);
+    s.put(122, 128, 'Calle de la Industria 27', 8);
+    s.put(40, 139, 'Población', 8);
+    s.put(122, 139, '46988 Paterna (Valencia)', 8);
+    s.put(40, 161, 'Registro', 8);
+    s.put(122, 161, 'R.M. Valencia, T. 9412, F. 77, H. V-144712', 8);
+    s.put(320, 402, 'Importe bruto total', 8.5);
+    s.put(515, 402, '3.556,70 €', 8.5);
+    s.put(320, 426, 'Base imponible', 8.5);
+    s.put(515, 426, '3.556,70 €', 8.5);
+    s.put(320, 438, 'Total impuestos repercutidos', 8.5);
+    s.put(522, 438, '746,91 €', 8.5);
+    s.put(320, 462, 'Total factura', 8.5);
+    s.put(515, 462, '4.303,61 €', 8.5);
+    const doc = await extractLines(engine, s.lines, ['invoices:2']);
+    expect(doc.value('document.supplierAddress')).toBe('Calle de la Industria 27, 46988 Paterna (Valencia)');
+    expect(doc.value('invoice.tax')).toBe('746.91');
+    expect(doc.value('invoice.total')).toBe('4303.61');
+  });
+
   it("a tax id after 'Registration No.', no IBAN's first groups, no word of the next column", async () => {
     const canadian = sheet();
     canadian.put(40, 50, 'Cedar Point Supply Ltd.', 14, true);

@@ -85,7 +85,7 @@ const TAX_LINE =
 
 /** Words of a company's capital and trade register, printed after its address in a footer. */
 const REGISTER_WORDS =
-  /\b(capital|kapital|stammkapital|rcs|rm|amtsgericht|registergericht|handelsregister|kvk|rpr|rea|registered|licen[cs]e)\b/i;
+  /\b(capital|kapital|stammkapital|rcs|rm|r\.\s?m\.|registro mercantil|amtsgericht|registergericht|handelsregister|kvk|rpr|rea|registered|licen[cs]e)(?![\p{L}\p{N}])/iu;
 
 /** A telephone number at the start of a text: "(518) 555-0125", "+44 20 7946 0958". */
 const PHONE_START = /^(\(\d{2,5}\)|\+\d{1,3})[\s-]?\d{2,4}[\s-]\d{3,5}\b/;
@@ -212,7 +212,7 @@ function isAddressLine(segment: Segment): boolean {
   if (LABELLED.test(segment.text.replace(/\bno\.?\s*:/gi, ''))) return false;
   if (
     CONTACT.test(segment.text) ||
-    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|terminal|till|usdot)\b/i.test(
+    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|terminal|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura)\b/i.test(
       segment.text,
     )
   )
