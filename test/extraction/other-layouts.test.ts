@@ -1413,6 +1413,12 @@ describe('layouts of other sources', () => {
     expect(doc.value('invoice.total')).toBe('4303.61');
   });
 
+  it("a Peppol viewer: the buyer's 'Name (BT-44)' beside the seller's name is no start of the seller's address", async () => {
+    const peppol = probeSet('invoices-k').find((c) => c.name === 'eu-peppol-bis-norway')!;
+    const doc = await extractPages(engine, probePages(peppol), [peppol.product]);
+    expect(doc.value('document.supplierAddress')).toBe('Kokstadflaten 27, 5257 Kokstad, NO');
+  });
+
   it("a tax id after 'Registration No.', no IBAN's first groups, no word of the next column", async () => {
     const canadian = sheet();
     canadian.put(40, 50, 'Cedar Point Supply Ltd.', 14, true);

@@ -199,6 +199,8 @@ const LABELLED = /\p{L}\.?\s*:\s*\S|\s:\s/u;
 
 function isAddressLine(segment: Segment): boolean {
   const trimmed = segment.text.trim();
+  // An e-invoice viewer's term code ("Name (BT-44)") holds no house number: the line is its label's.
+  if (/\(B[TG]-\d+/.test(trimmed) && /^name\b/i.test(trimmed)) return false;
   if (REGISTRATION.test(trimmed) || STORE_LINE.test(trimmed) || BRANCH_NAME.test(trimmed)) return false;
   if (SINCE_YEAR.test(trimmed) || (trimmed.match(SENTENCE_WORD)?.length ?? 0) >= 2) return false;
   const hashed = HASH_NUMBER.exec(trimmed);
