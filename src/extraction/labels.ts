@@ -176,6 +176,12 @@ export const LABELS: Record<string, LabelSet> = {
     not: [
       // Facturae's gross of the lines before discounts and taxes.
       'importe bruto total',
+      // A group's sum inside an item table.
+      'section total',
+      'group total',
+      'category total',
+      'department total',
+      'dept total',
       'gesamtbetrag der zuschläge',
       'gesamtbetrag der abschläge',
       'summe der zuschläge',

@@ -81,6 +81,20 @@ describe('a total label followed by "excl."', () => {
     expect(plain.total[0]?.value).toBe('56.32');
   });
 
+  it("take no group's 'Section total' inside an item table for the document's total", () => {
+    const found = amounts([
+      ['Managed', 'services', '3,751.00'],
+      ['Section', 'total', '3,751.00'],
+      ['Hardware', '3,111.00'],
+      ['Section', 'total', '3,111.00'],
+      ['Subtotal', '6,862.00'],
+      ['Sales', 'Tax', '7.5%', '200.70'],
+      ['Total', 'Due', '(USD)', '$7,062.70'],
+    ]);
+    expect(found.total.map((c) => c.value)).not.toContain('3111.00');
+    expect(found.total[0]?.value).toBe('7062.70');
+  });
+
   it("take no loyalty scheme's balance of points for an amount due or a total", () => {
     const found = amounts([
       ['TOTAL', '4,400.00'],
