@@ -1713,6 +1713,13 @@ export const LABELS: Record<string, LabelSet> = {
       'client number',
       'client ref',
       'client reference',
+      // A document's title with the customer's word: "PATIENT STATEMENT", "Customer copy".
+      'patient statement',
+      'patient copy',
+      'customer statement',
+      'customer copy',
+      'client copy',
+      'client statement',
     ],
   },
   iban: { strong: ['iban'] },

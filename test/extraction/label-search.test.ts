@@ -189,6 +189,8 @@ describe('findLabels', () => {
     expect(customer(['Customer', 'PO', 'HOA-2024-118'])).toEqual([]);
     expect(customer(['Customer', '#', 'C-02291'])).toEqual([]);
     expect(customer(['Customer:', 'Stonebrook', 'Commons', 'HOA'])).toEqual(['customer']);
+    // Nor a document's title with it ("PATIENT STATEMENT").
+    expect(customer(['PATIENT', 'STATEMENT', 'Statement', 'No.', 'S-0093127'])).toEqual([]);
   });
 
   it('takes a word one letter off a label word for it in OCR only, never in a text layer', () => {
