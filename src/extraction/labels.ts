@@ -639,7 +639,10 @@ export const LABELS: Record<string, LabelSet> = {
       'rabat',
     ],
   },
-  /** A charge added after the subtotal and before the total, beside the tax: "Service Charge @ 5%". */
+  /**
+   * A charge added after the subtotal and before the total, beside the tax: "Service Charge @ 5%". (Not
+   * a bare "Servizio": an item's word in Italian.)
+   */
   surcharge: {
     strong: [
       'service charge',
@@ -655,7 +658,6 @@ export const LABELS: Record<string, LabelSet> = {
       'bedienungszuschlag',
       'frais de service',
       'cargo por servicio',
-      'servizio',
     ],
   },
   rounding: {

@@ -143,7 +143,7 @@ describe("the supplier's name and address", () => {
     expect(names).not.toContain('ELECTRICAL');
   });
 
-  it("ends an address before India's GSTIN line and before a branch's number ('Allentown Branch #14')", () => {
+  it("ends an address before India's GSTIN line, a carrier's USDOT number and a branch's number ('Allentown Branch #14')", () => {
     const indian = partiesOf([
       'MEGHDOOT POLYMERS PVT LTD',
       'Plot 1187, Phase IV, GIDC Estate',
@@ -152,6 +152,15 @@ describe("the supplier's name and address", () => {
       'TOTAL 12.00',
     ]);
     expect(indian.supplierAddress[0]?.value).toBe('Plot 1187, Phase IV, GIDC Estate, Vapi, Gujarat 396195');
+    const carrier = partiesOf([
+      'IRONCLAD PRAIRIE FREIGHT LINES, INC.',
+      '4300 Depot Road',
+      'Salina, KS 67401',
+      'USDOT 3188207',
+      'MC-904412',
+      'TOTAL 12.00',
+    ]);
+    expect(carrier.supplierAddress[0]?.value).toBe('4300 Depot Road, Salina, KS 67401');
     const branch = partiesOf([
       'KEYSTONE WORKFORCE SOLUTIONS LLC',
       '1840 Hamilton Blvd',
