@@ -175,7 +175,8 @@ class LabelContext {
     this.glued = view.rows.map((row) =>
       row.tokens.map((token) => {
         this.addWord(token.key, token);
-        for (const part of bilingualParts(token.key) ?? []) this.addWord(part, token);
+        const last = bilingualLastWord(token.key);
+        if (last) this.addWord(last, token);
         if (isHash(token)) this.hashTokens.push(token);
         const m = hasGlue(token.text) ? GLUED.exec(token.text) : null;
         if (!m) return undefined;
@@ -281,10 +282,10 @@ function phrasesStartingAt(
   const ownSlip = slips.get(token.key);
   const glued = context.glued[row.index]![col];
   const hash = isHash(token) && index.afterHash.length > 0;
-  const parts = bilingualParts(token.key);
+  const last = bilingualLastWord(token.key);
   // Most positions: one list or none.
-  if (!ownSlip && !glued && !hash && !parts) return own ?? NO_PHRASES;
-  const lists = [own, ownSlip, ...(parts ?? []).map((part) => index.byFirst.get(part))];
+  if (!ownSlip && !glued && !hash && !last) return own ?? NO_PHRASES;
+  const lists = [own, ownSlip, last === undefined ? undefined : index.byFirst.get(last)];
   if (glued && glued.head !== token.key) lists.push(index.byFirst.get(glued.head), slips.get(glued.head));
   if (hash) lists.push(index.afterHash);
   const found = lists.filter((list): list is Phrase[] => list !== undefined);
@@ -297,11 +298,11 @@ function phrasesStartingAt(
  * two letters or more each; undefined for any other word ("a/c", "s/b", "24/7"). (Not the first word:
  * "Client/Matter" names the matter's number, no client.)
  */
-function bilingualParts(key: string): string[] | undefined {
+function bilingualLastWord(key: string): string | undefined {
   if (!key.includes('/')) return undefined;
   const parts = key.split('/');
   return parts.length <= 3 && parts.every((p) => /^\p{L}{2,}\.?$/u.test(p))
-    ? [parts[parts.length - 1]!]
+    ? parts[parts.length - 1]
     : undefined;
 }
 
@@ -322,7 +323,7 @@ function matchAt(
       continue;
     }
     // One language's word of a bilingual pair starts the phrase ("No TPS/GST :" holds "gst").
-    if (w === 0 && bilingualParts(token.key)?.includes(word)) {
+    if (w === 0 && bilingualLastWord(token.key) === word) {
       col++;
       continue;
     }
@@ -439,6 +440,19 @@ const SEPARATOR = /^(?:[:#\-–=./]+|\(B[TG]-\d+(?:\/\d+)?\):?)$/u;
 /** A number's word after its label ("Ihre Bestellung Nr. 24-118", "Buyer's Order No. 339"): no value. */
 const NUMBER_WORD = /^(?:nr|no|n|n°|nº|num|nummer|number)\.?:?$/i;
 
+/**
+ * Words between a label and its value that are neither: separators, a number's word right after the
+ * label, and the label again in another language after a slash ("Bon de commande / PO: FLM-7716").
+ */
+function betweenLabelAndValue(right: readonly ViewToken[], i: number): boolean {
+  const text = right[i]!.text;
+  return (
+    SEPARATOR.test(text) ||
+    (i === 0 && NUMBER_WORD.test(text)) ||
+    (i === 1 && right[0]!.text === '/' && /^\p{L}[\p{L}.]*:$/u.test(text))
+  );
+}
+
 /** A gap between two lines of a row wider than this (a share of the page's width) parts two columns. */
 const COLUMN_GAP = 0.12;
 
@@ -512,24 +526,11 @@ export function valuesNear(
   const found: Array<{ span: ViewToken[]; value: ReadValue; gap: number; index: number }> = [];
   for (let i = 0; i < right.length && found.length < (options.pick === 'last' ? 6 : 1); i++) {
     const first = right[i]!;
-    if (SEPARATOR.test(first.text) || (i === 0 && NUMBER_WORD.test(first.text))) continue;
-    // The label again in another language after a slash: "Bon de commande / PO: FLM-7716".
-    if (i === 1 && right[0]!.text === '/' && /^\p{L}[\p{L}.]*:$/u.test(first.text)) continue;
+    if (betweenLabelAndValue(right, i)) continue;
     const gap = (first.u.x0 - hit.box.x1) / rowHeight;
     if (options.maxRightGap !== undefined && gap > options.maxRightGap) break;
     if (options.pick !== 'last' && i >= 4) break;
-    if (
-      options.adjacent &&
-      right
-        .slice(0, i)
-        .some(
-          (t, j) =>
-            !SEPARATOR.test(t.text) &&
-            !(j === 0 && NUMBER_WORD.test(t.text)) &&
-            !(j === 1 && right[0]!.text === '/' && /^\p{L}[\p{L}.]*:$/u.test(t.text)),
-        )
-    )
-      break;
+    if (options.adjacent && right.slice(0, i).some((_, j) => !betweenLabelAndValue(right, j))) break;
     const best = bestSpanAt(right, i, options.maxTokens, read, hints);
     if (!best) continue;
     found.push({ ...best, gap, index: i });

@@ -36,17 +36,16 @@ function taxRow(row: Row, net: RowAmount, tax: RowAmount, gross: number, total: 
 }
 
 /** A row whose tax is printed in two halves side by side, the tax their sum. */
-function splitTaxRow(row: Row, net: RowAmount, halves: [RowAmount, RowAmount], total: boolean): TaxRow {
+function splitTaxRow(row: Row, net: RowAmount, halves: readonly [RowAmount, RowAmount]): TaxRow {
   const tax = Math.round((halves[0].value + halves[1].value) * 100) / 100;
   return {
-    row,
-    net: net.token,
-    tax: halves[1].token,
+    ...taxRow(row, net, { token: halves[1].token, value: tax }, net.value + tax, false),
     taxTokens: halves.map((h) => h.token),
-    values: { net: net.value, tax, gross: net.value + tax },
-    total,
   };
 }
+
+/** A row whose tax is split in halves (its total row's amounts are then the halves' sums). */
+const isSplit = (r: TaxRow): boolean => r.taxTokens.length > 1;
 
 /**
  * A base followed by a tax split in two equal halves (India's CGST and SGST): "12%  308.17  18.49
@@ -126,7 +125,7 @@ function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
   }
   if (amounts.length < 3) return undefined;
   const split = rate !== undefined ? splitTaxOf(amounts, rate) : undefined;
-  if (split) return splitTaxRow(row, split[0], split[1], false);
+  if (split) return splitTaxRow(row, split[0], split[1]);
   // Three of the row's amounts where two add up to the third (the gross, printed last or first:
   // "Netto Steuer Brutto", "Brutto Netto MWST"), the tax smaller than the net.
   for (let i = 0; i < amounts.length; i++)
@@ -167,7 +166,7 @@ function totalOf(rows: readonly TaxRow[], row: Row, hints: AmountHints): TaxRow 
   }
   // Rows of a tax split in halves total each half and then the tax ("Total  3,07,452.50  29,292.73
   // 29,292.73  58,585.46"): the first amount the nets' sum, the last the taxes'.
-  if (!rows.some((r) => r.taxTokens.length > 1)) return undefined;
+  if (!rows.some(isSplit)) return undefined;
   const n = amounts[0];
   const t = amounts[amounts.length - 1];
   if (!n || !t || Math.abs(n.value - sum('net')) > 0.011 || Math.abs(t.value - sum('tax')) > 0.011)
@@ -222,7 +221,7 @@ export function findVatTable(
     const parts = rows.filter((r) => !r.total);
     // Rows of one rate among several: each a part of the document's amounts, none of them the whole.
     // So are the halves of a split tax, however many rows (a CGST column's amount is half the tax).
-    if (parts.length >= 2 || parts.some((r) => r.taxTokens.length > 1)) {
+    if (parts.length >= 2 || parts.some(isSplit)) {
       let right = -Infinity;
       for (const part of parts) {
         // Its gross where printed ("A 21%  61,74  12,96  74,70") is the table's too, and so is the sum
@@ -231,7 +230,7 @@ export function findVatTable(
           (a) =>
             a.token.u.x0 > part.tax.u.x1 &&
             (Math.abs(a.value - part.values.gross) < 0.011 ||
-              (part.taxTokens.length > 1 && Math.abs(a.value - part.values.tax) < 0.011)),
+              (isSplit(part) && Math.abs(a.value - part.values.tax) < 0.011)),
         );
         right = Math.max(right, part.net.u.x1, part.tax.u.x1, ...beyond.map((a) => a.token.u.x1));
       }

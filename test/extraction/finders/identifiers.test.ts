@@ -16,27 +16,34 @@ async function taxIds(lines: Array<[string, number, number]>): Promise<string[]>
 }
 
 describe("the supplier's tax id", () => {
-  it('is not the number under a label whose id stands beside it', async () => {
-    const ids = await taxIds([
-      ['GOLDEN WHEAT CONFECTIONERY PTE LTD', 18, 35],
-      ['GST Reg No: 201534567K', 68, 81],
-      ['TAX INVOICE', 81, 95],
-      ['Receipt No : R012-190112-0087', 9, 105],
-      ['TOTAL 12.00', 9, 150],
-    ]);
-    expect(ids[0]).toBe('201534567K');
-    expect(ids).not.toContain('R012-190112-0087');
-  });
-
-  it('is not read under a title that holds a tax word ("GST INVOICE - CASH MEMO")', async () => {
-    const ids = await taxIds([
-      ['SHREE GANESH MEDICALS', 48, 28],
-      ['GSTIN: 27AAAPG1234K1Z2', 81, 74],
-      ['GST INVOICE - CASH MEMO', 69, 96],
-      ['Bill No: SGM/23-24/08812', 8, 105],
-      ['TOTAL 345.00', 8, 150],
-    ]);
-    expect(ids[0]).toBe('27AAAPG1234K1Z2');
-    expect(ids).not.toContain('SGM/23-24/08812');
+  it.each([
+    {
+      why: 'is not the number under a label whose id stands beside it',
+      lines: [
+        ['GOLDEN WHEAT CONFECTIONERY PTE LTD', 18, 35],
+        ['GST Reg No: 201534567K', 68, 81],
+        ['TAX INVOICE', 81, 95],
+        ['Receipt No : R012-190112-0087', 9, 105],
+        ['TOTAL 12.00', 9, 150],
+      ] as Array<[string, number, number]>,
+      id: '201534567K',
+      under: 'R012-190112-0087',
+    },
+    {
+      why: 'is not read under a title that holds a tax word ("GST INVOICE - CASH MEMO")',
+      lines: [
+        ['SHREE GANESH MEDICALS', 48, 28],
+        ['GSTIN: 27AAAPG1234K1Z2', 81, 74],
+        ['GST INVOICE - CASH MEMO', 69, 96],
+        ['Bill No: SGM/23-24/08812', 8, 105],
+        ['TOTAL 345.00', 8, 150],
+      ] as Array<[string, number, number]>,
+      id: '27AAAPG1234K1Z2',
+      under: 'SGM/23-24/08812',
+    },
+  ])('$why', async ({ lines, id, under }) => {
+    const ids = await taxIds(lines);
+    expect(ids[0]).toBe(id);
+    expect(ids).not.toContain(under);
   });
 });
