@@ -592,6 +592,15 @@ function nameTokens(
     legalAt = tokens.length - 1;
     return { tokens, legalAt, owner };
   }
+  // A line of business words alone ends the name ("Power Hardware" / "Trading", "Fuyi Mini" / "Market").
+  if (
+    legalAt < 0 &&
+    !/:$/.test(segment.text) &&
+    close &&
+    next.tokens.length <= 2 &&
+    next.tokens.every((t) => COMPANY.has(t.key))
+  )
+    return { tokens: [...words, ...next.tokens], legalAt, continuesBelow: next.order };
   // Over three lines on a narrow receipt ("Lim Brothers Hardware" / "Enterprise (Bukit" / "Jalil) Sdn Bhd"):
   // two short lines of words, the last ending in the legal form, each right under the one before.
   const third = segments[segment.order + 2];

@@ -143,6 +143,20 @@ describe("the supplier's name and address", () => {
     expect(names).not.toContain('ELECTRICAL');
   });
 
+  it('ends a name with the line of business words alone under it, and does not offer that line alone', () => {
+    const parties = partiesOf([
+      'TSH POWER HARDWARE',
+      'TRADING',
+      '002458685-T',
+      '13-1, JALAN PJU 5/10, 47810 PETALING JAYA',
+      'TOTAL 12.00',
+    ]);
+    const names = parties.supplierName.map((c) => c.value);
+    expect(names[0]).toBe('TSH POWER HARDWARE TRADING');
+    expect(names).not.toContain('TRADING');
+    expect(parties.supplierAddress[0]?.value).toBe('13-1, JALAN PJU 5/10, 47810 PETALING JAYA');
+  });
+
   it("ends an address before India's GSTIN line, a carrier's USDOT number and a branch's number ('Allentown Branch #14')", () => {
     const indian = partiesOf([
       'MEGHDOOT POLYMERS PVT LTD',
