@@ -222,6 +222,15 @@ function isAddressLine(segment: Segment): boolean {
   // (Words OCR glued with a comma count each: "GK101,GND FLR,ONE UTAMA".)
   const words = segment.tokens.flatMap((t) => t.key.split(/[,;]+/u)).filter((w) => w.length > 0);
   const addressWord = words.some((w) => ADDRESS.has(w) || STREET_COMPOUND.test(w));
+  // An item's line ends in its price, maybe printed apart ("22241 WS CUT SCISSORS   18.00 $", "PHP
+  // LESS 30% -2.37"); an address's number with decimals ("Suite 12.01") comes with a street's word.
+  const price = segment.rest.length <= 2 && segment.rest.every((t) => !/\p{L}{2}/u.test(t.text));
+  const line = price ? [trimmed, ...segment.rest.map((t) => t.text)].join(' ') : trimmed;
+  if (!addressWord && /\d[.,]\d{2}(\s+[^\s\d]{1,2})?$/u.test(line)) return false;
+  // So does one with its price and amount ("181010 French Loaf 8 2.40 0 19.20 8"), where an address
+  // lists its units with commas ("G.23 & G.22, Plaza Seri Setia,").
+  const decimals = trimmed.match(/\b\d+\.\d{2}\b/gu)?.length ?? 0;
+  if (!addressWord && decimals >= 2 && !trimmed.includes(',')) return false;
   const postcode = POSTCODE.test(segment.text);
   const houseNumber = /\b\d{1,4}[a-z]?\b/i.test(segment.text) && letterShare(segment.text) > 0.4;
   return addressWord || postcode || houseNumber;

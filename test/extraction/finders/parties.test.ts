@@ -157,6 +157,40 @@ describe("the supplier's name and address", () => {
     expect(parties.supplierAddress[0]?.value).toBe('13-1, JALAN PJU 5/10, 47810 PETALING JAYA');
   });
 
+  it('takes no item line, its price printed apart or its price and amount on it, for an address', () => {
+    const layer = receiptLayer([
+      "Watson's Personal Care Stores Sdn Bhd",
+      'Company Reg No. 269892-V',
+      'USJ Summit, Subang (SS)',
+      '22241 WS CUT SCISSORS 18.00 $',
+      '64542 OVS TEMPO TWEEZER 17.90 $',
+      'TOTAL 35.90',
+    ]);
+    // The prices at the right edge, far from their items.
+    for (const line of [3, 4]) {
+      const [price, mark] = layer.tokens.filter((t) => t.lineId === line).slice(-2);
+      price!.box = { ...price!.box, x0: 0.85, x1: 0.91 };
+      mark!.box = { ...mark!.box, x0: 0.92, x1: 0.93 };
+    }
+    const apart = findParties(createView(layer));
+    expect(apart.supplierAddress.map((c) => c.value).join(' ')).not.toMatch(/SCISSORS|TWEEZER/);
+    const inline = partiesOf([
+      'ROTI BAKERY SDN BHD',
+      '181010 French Loaf 8 2.40 0 19.20 8',
+      'NO. 20-A1, JALAN SS6/3, KELANA JAYA',
+      '47301 PETALING JAYA',
+      'TOTAL 19.20',
+    ]);
+    expect(inline.supplierAddress[0]?.value).toBe('NO. 20-A1, JALAN SS6/3, KELANA JAYA, 47301 PETALING JAYA');
+    // An address's units with decimals, listed with commas, stay.
+    const units = partiesOf([
+      'KEDAI MAJU SDN BHD',
+      'G.23 & G.22, PLAZA SETIA, NO.1 JALAN SS 9/1,',
+      'TOTAL 1.00',
+    ]);
+    expect(units.supplierAddress[0]?.value).toBe('G.23 & G.22, PLAZA SETIA, NO.1 JALAN SS 9/1');
+  });
+
   it("ends an address before India's GSTIN line, a carrier's USDOT number and a branch's number ('Allentown Branch #14')", () => {
     const indian = partiesOf([
       'MEGHDOOT POLYMERS PVT LTD',
