@@ -420,7 +420,10 @@ function preferFullName(
 ): boolean {
   const words = (tokens: readonly ViewToken[]): string[] =>
     tokens.map((t) => t.key.replace(/[^\p{L}\p{N}&]/gu, '')).filter(Boolean);
-  const head = words(short.tokens);
+  // (A name in two prints, "HOCK SENG" over "ZI CHAR", starts the full name with its first line.)
+  const own = short.tokens.filter((t) => short.segment.tokens.includes(t));
+  const head =
+    words(short.tokens).length <= 3 || own.length === short.tokens.length ? words(short.tokens) : words(own);
   if (head.length === 0 || head.length > 3 || hasLegalForm(short.tokens) >= 0) return false;
   const startsWith = (tokens: readonly ViewToken[]): boolean => {
     const all = words(tokens);
@@ -610,6 +613,13 @@ function nameTokens(
     next.tokens.every((t) => COMPANY.has(t.key))
   )
     return { tokens: [...words, ...next.tokens], legalAt, continuesBelow: next.order };
+  // A letterhead's name in two prints: the page's first line in big letters over a short line of
+  // capitalised words in smaller ones, still above the body's print ("MABEL'S" over "KITCHEN & TAP",
+  // "Derry Ridge" over "PHARMACY"). (Not a slogan: "Save money. Live better." is no line of titles.)
+  if (legalAt < 0 && near && !/:$/.test(segment.text) && nameInTwoPrints(view, segments, segment, next)) {
+    const joined = [...words, ...next.tokens];
+    return { tokens: joined, legalAt: hasLegalForm(joined), continuesBelow: next.order };
+  }
   // Over three lines on a narrow receipt ("Lim Brothers Hardware" / "Enterprise (Bukit" / "Jalil) Sdn Bhd"):
   // two short lines of words, the last ending in the legal form, each right under the one before.
   const third = segments[segment.order + 2];
@@ -637,6 +647,37 @@ function nameTokens(
     legalAt = tokens.length - 1;
   }
   return { tokens, legalAt, owner };
+}
+
+/**
+ * The page's first line of text in big print (twice the body's and more) and, right under it, a short
+ * line of capitalised words without numbers, smaller but still above the body's print.
+ */
+function nameInTwoPrints(
+  view: DocumentView,
+  segments: readonly Segment[],
+  top: Segment,
+  next: Segment,
+): boolean {
+  const height = (s: Segment): number => Math.max(...s.tokens.map((t) => t.height));
+  const body = view.bodyHeight;
+  const first = segments.find(
+    (s) => s.tokens[0]!.pageNum === top.tokens[0]!.pageNum && letterShare(s.text) > 0.6,
+  );
+  const words = next.tokens.filter((t) => /\p{L}/u.test(t.text));
+  return (
+    first === top &&
+    height(top) >= 2 * body &&
+    height(next) >= 1.15 * body &&
+    height(next) < height(top) &&
+    next.tokens.length <= 4 &&
+    !/[\d:@]/.test(next.text) &&
+    words.length > 0 &&
+    words.every((t) => /^\p{Lu}/u.test(t.text)) &&
+    !holdsHeadingWord(next.tokens) &&
+    !NOT_A_NAME.test(next.text) &&
+    !isAddressLine(next)
+  );
 }
 
 /**
@@ -770,8 +811,17 @@ function cleanName(text: string): string {
       m === m.toUpperCase() ? 'SDN BHD' : 'Sdn Bhd',
     );
   // A parenthesis the name's line opened or closed around it: "(A unit of X Pvt. Ltd.)".
+  // So is one around it whole: "(Hock Seng Eating House Pte. Ltd.)" under its shop's name.
   const unbalanced = (cut.match(/\(/g)?.length ?? 0) !== (cut.match(/\)/g)?.length ?? 0);
-  return normaliseText(unbalanced ? cut.replace(/^\(\s*/u, '').replace(/\s*\)$/u, '') : cut);
+  const around = /^\([^()]+\)$/u.test(cut.trim());
+  return normaliseText(
+    unbalanced || around
+      ? cut
+          .trim()
+          .replace(/^\(\s*/u, '')
+          .replace(/\s*\)$/u, '')
+      : cut,
+  );
 }
 
 /** Lines after the supplier's name that read as an address, stopping at contact or tax lines. */

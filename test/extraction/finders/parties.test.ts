@@ -157,6 +157,42 @@ describe("the supplier's name and address", () => {
     expect(parties.supplierAddress[0]?.value).toBe('13-1, JALAN PJU 5/10, 47810 PETALING JAYA');
   });
 
+  it('joins a letterhead name printed in two sizes, the second line still above the body print, not a slogan', () => {
+    const letterhead = (second: string) => {
+      const layer = receiptLayer([
+        "MABEL'S",
+        second,
+        '1407 Barrow Creek Rd',
+        'Austin, TX 78704',
+        'Server: Kayla R. Check #4471',
+        'Chicken Fried Steak 17.95',
+        'Fish Tacos 14.50',
+        'TOTAL 32.45',
+      ]);
+      // The first line twice the body's height and more, the second a third above it.
+      for (const t of layer.tokens.filter((x) => x.lineId === 0)) t.box = { ...t.box, y0: 0, y1: 0.03 };
+      for (const t of layer.tokens.filter((x) => x.lineId === 1)) t.box = { ...t.box, y0: 0.036, y1: 0.052 };
+      return findParties(createView(layer)).supplierName.map((c) => c.value);
+    };
+    const names = letterhead('KITCHEN & TAP');
+    expect(names[0]).toBe("MABEL'S KITCHEN & TAP");
+    expect(names).not.toContain('KITCHEN & TAP');
+    expect(letterhead('Save money. Live better.')[0]).toBe("MABEL'S");
+    // The full name its first line starts takes its place, as a one-line logo's would.
+    const layer = receiptLayer([
+      'HOCK SENG',
+      'ZI CHAR',
+      '(Hock Seng Eating House Pte. Ltd.)',
+      'Blk 217 Tampines Loop #01-42',
+      'Singapore 521217',
+      'Fried Rice 8.00',
+      'TOTAL 8.00',
+    ]);
+    for (const t of layer.tokens.filter((x) => x.lineId === 0)) t.box = { ...t.box, y0: 0, y1: 0.03 };
+    for (const t of layer.tokens.filter((x) => x.lineId === 1)) t.box = { ...t.box, y0: 0.036, y1: 0.052 };
+    expect(findParties(createView(layer)).supplierName[0]?.value).toBe('Hock Seng Eating House Pte. Ltd.');
+  });
+
   it('takes no item line, its price printed apart or its price and amount on it, for an address', () => {
     const layer = receiptLayer([
       "Watson's Personal Care Stores Sdn Bhd",
