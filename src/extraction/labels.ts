@@ -1424,6 +1424,9 @@ export const LABELS: Record<string, LabelSet> = {
       'nip',
       'nif',
       'cif',
+      // Spain's tax numbers as tills print them: "C.I.F. B46218830", "N.I.F.".
+      'c.i.f.',
+      'n.i.f.',
       'org.nr',
       'org.nr.',
       'org nr',

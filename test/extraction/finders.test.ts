@@ -943,6 +943,11 @@ describe('document cues', () => {
     expect((await currencyOf('$220.00')).value).toBe('USD');
   });
 
+  it("reads euros from Spain's and Italy's tax numbers where no currency is printed", async () => {
+    expect((await currencyOf('35,74', ['C.I.F. B46218830'])).value).toBe('EUR');
+    expect((await currencyOf('25,60', ['C.F. e P.IVA 05882140824'])).value).toBe('EUR');
+  });
+
   it('tells a credit note from an invoice and a receipt', async () => {
     const typeOf = async (title: string, products = ['invoices:2']) => {
       const s = sheet();

@@ -50,7 +50,8 @@ export function findCurrency(
   cue('AUD', /\babn\b|\bgst\b.*\baustralia|\baustralia\b/, 0.4);
   cue(
     'EUR',
-    /\b(de|fr|nl|be|at|it|es|pt|ie|fi|lu|el|cy|mt|si|sk|ee|lv|lt|hr)\d{8,12}\b|\bust-?id|\btva\b|\bbtw\b|\bmwst\b/,
+    // (Spain's and Italy's tax numbers too: "C.I.F.", "N.I.F.", "P.IVA", "Partita IVA".)
+    /\b(de|fr|nl|be|at|it|es|pt|ie|fi|lu|el|cy|mt|si|sk|ee|lv|lt|hr)\d{8,12}\b|\bust-?id|\btva\b|\bbtw\b|\bmwst\b|\bc\.i\.f\.|\bn\.i\.f\.|\bp\. ?iva\b|\bpartita iva\b/,
     0.45,
   );
   // A country named, its capital or a large city, its tax office or tax id's name: a little more

@@ -214,7 +214,7 @@ function isAddressLine(segment: Segment): boolean {
   if (LABELLED.test(segment.text.replace(/\bno\.?\s*:/gi, ''))) return false;
   if (
     CONTACT.test(segment.text) ||
-    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|terminal|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura)\b/i.test(
+    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|terminal|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura|ticket|beleg|kassenbon|quittung|scontrino|ricevuta|recibo)\b/i.test(
       segment.text,
     )
   )
@@ -869,11 +869,16 @@ function addressAfter(
     const nameBox = name.tokens[0]!.box;
     let previousBottom = Math.max(...name.tokens.map((t) => t.box.y1));
     const lineHeight = Math.max(...name.tokens.map((t) => t.height));
-    let skipped = 0;
+    const skippedRows = new Set<number>();
     let pending: ViewToken[] | undefined;
     for (const segment of segments.slice(name.order + 1)) {
       const box = segment.tokens[0]!.box;
       if (box.y0 < nameBox.y0 - 0.002) continue;
+      // The name's own second line ("FERRETERÍA" over "HNOS. OCAÑA").
+      if (segment.tokens.every((t) => nameTokens.includes(t))) {
+        previousBottom = Math.max(previousBottom, ...segment.tokens.map((t) => t.box.y1));
+        continue;
+      }
       // Same column: starts left of the name's right edge and does not start far to its left.
       const x0 = Math.min(...segment.tokens.map((t) => t.box.x0));
       const x1 = Math.max(...segment.tokens.map((t) => t.box.x1));
@@ -906,8 +911,9 @@ function addressAfter(
           // A labelled company number whose label OCR misread ("CO KEG NO : 364912-K").
           (COMPANY_NUMBER.test(segment.text) && LABELLED.test(segment.text))
         ) {
-          skipped++;
-          if (skipped > 3) break;
+          // (Lines, not segments: "Herramienta · Menaje · Llaves" is one line passed.)
+          skippedRows.add(segment.tokens[0]!.row);
+          if (skippedRows.size > 3) break;
           previousBottom = bottom;
           continue;
         }

@@ -41,6 +41,19 @@ describe("the supplier's tax id", () => {
       id: '27AAAPG1234K1Z2',
       under: 'SGM/23-24/08812',
     },
+    {
+      why: 'is read after Spain\'s dotted "C.I.F." beside the address',
+      lines: [
+        ['FERRETERIA HNOS. OCANA', 10, 21],
+        ['C/ Sueca, 58', 10, 58],
+        ['46006 Valencia', 10, 68],
+        ['C.I.F. B46218830', 120, 68],
+        ['Ticket No 2-017734', 10, 81],
+        ['TOTAL 35,74', 10, 150],
+      ] as Array<[string, number, number]>,
+      id: 'B46218830',
+      under: '2-017734',
+    },
   ])('$why', async ({ lines, id, under }) => {
     const ids = await taxIds(lines);
     expect(ids[0]).toBe(id);

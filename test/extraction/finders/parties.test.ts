@@ -193,6 +193,34 @@ describe("the supplier's name and address", () => {
     expect(findParties(createView(layer)).supplierName[0]?.value).toBe('Hock Seng Eating House Pte. Ltd.');
   });
 
+  it("finds the address past a name's second line, a slogan of three parts and two lines of numbers, and ends it before the ticket's number", () => {
+    const parties = partiesOf([
+      'FERRETERIA HNOS. OCANA SL',
+      'Herramienta · Menaje · Llaves al momento',
+      'C/ Sueca, 58',
+      '46006 Valencia',
+      'Ticket No 2-017734',
+      'TOTAL 35,74',
+    ]);
+    expect(parties.supplierAddress[0]?.value).toBe('C/ Sueca, 58, 46006 Valencia');
+    const layer = receiptLayer([
+      'FERRETERIA',
+      'HNOS. OCANA',
+      'Herramienta · Menaje · Llaves al momento',
+      'Tel. 963 41 72 05',
+      'C.I.F. B46218830',
+      'C/ Sueca, 58',
+      '46006 Valencia',
+      'Ticket No 2-017734',
+      'TOTAL 35,74',
+    ]);
+    for (const t of layer.tokens.filter((x) => x.lineId === 0)) t.box = { ...t.box, y0: 0, y1: 0.03 };
+    for (const t of layer.tokens.filter((x) => x.lineId === 1)) t.box = { ...t.box, y0: 0.036, y1: 0.052 };
+    const twoLines = findParties(createView(layer));
+    expect(twoLines.supplierName[0]?.value).toBe('FERRETERIA HNOS. OCANA');
+    expect(twoLines.supplierAddress[0]?.value).toBe('C/ Sueca, 58, 46006 Valencia');
+  });
+
   it('takes no item line, its price printed apart or its price and amount on it, for an address', () => {
     const layer = receiptLayer([
       "Watson's Personal Care Stores Sdn Bhd",
