@@ -479,6 +479,12 @@ function bestSpanAt(
       count = n;
       break;
     }
+    // Nor on one line, across more than a letter's height: a quantity and its price `2   175.00` make
+    // no 2 175.00 (a thousands group is a space apart).
+    if (/\d$/.test(before.text) && /^\d/.test(next.text) && next.u.x0 - before.u.x1 > before.height) {
+      count = n;
+      break;
+    }
     // Nor does a value run on into another column's line across a column's gap: `NIF: 514872039`
     // beside the buyer's `Av. da Boavista` makes no id `514872039AVDA`.
     if (next.lineId !== before.lineId && next.box.x0 - before.box.x1 > COLUMN_GAP) {

@@ -55,8 +55,9 @@ const amount: Reader = (text, hints) => {
   }
   if (!parsed) return undefined;
   let quality = parsed.hasDecimals ? (repaired ? 0.8 : 1) : 0.6;
-  // ".30" or ",50" without the units: a misread amount more often than a price under one unit.
-  if (/^[^\d]*[.,]\d/.test(text.trim())) quality *= 0.5;
+  // ".30" or ",50" without the units: a misread amount more often than a price under one unit. (Not
+  // a currency's abbreviation with its dot: "Rs.1,921.00".)
+  if (/^[^\d\p{L}]*[.,]\d/u.test(text.trim())) quality *= 0.5;
   if (parsed.ambiguousSeparator && !hints.decimalSeparator) quality *= 0.8;
   return {
     value: parsed.canonical,

@@ -356,6 +356,41 @@ describe('amounts that other lines of a receipt check', () => {
     const doc = await extractLines(engine, s.lines, ['receipts:1']);
     await expectPrinted(doc, 'receipt.total', '101.76', total);
   });
+
+  it("does not join an item's quantity and price on one line into one grouped amount", async () => {
+    const s = sheet();
+    s.put(200, 60, 'CORNER MART', 16, true);
+    s.put(50, 300, 'TOOR DAL 1KG', 9);
+    s.put(250, 300, '2', 9);
+    s.put(270, 300, '175.00', 9);
+    const amount = s.put(450, 300, '350.00', 9);
+    const doc = await extractLines(engine, s.lines, ['receipts:1']);
+    await expectPrinted(doc, 'receipt.total', '350.00', amount);
+  });
+
+  it("takes no VAT summary's total row for the document's total: its last number is the tax", async () => {
+    const s = sheet();
+    s.put(200, 60, 'CORNER MART', 16, true);
+    s.put(50, 300, 'Items: 9', 9);
+    const total = s.put(400, 300, 'Rs.1,921.00', 9);
+    s.put(50, 340, 'GST %', 8);
+    s.put(120, 340, 'Taxable', 8);
+    s.put(220, 340, 'CGST', 8);
+    s.put(320, 340, 'SGST', 8);
+    s.put(420, 340, 'Total GST', 8);
+    [
+      ['0%', '132.00', '0.00', '0.00', '0.00'],
+      ['5%', '1,095.24', '27.38', '27.38', '54.76'],
+      ['12%', '294.64', '17.68', '17.68', '35.36'],
+      ['18%', '261.86', '23.57', '23.57', '47.14'],
+      ['Total', '1,783.74', '68.63', '68.63', '137.26'],
+    ].forEach((row, r) =>
+      row.forEach((text, c) => s.put([50, 120, 220, 320, 420][c]!, 355 + 14 * r, text, 8)),
+    );
+    const doc = await extractLines(engine, s.lines, ['receipts:1']);
+    await expectPrinted(doc, 'receipt.total', '1921.00', total);
+    expect(doc.value('receipt.tax')).toBe('137.26');
+  });
 });
 
 describe('dates', () => {

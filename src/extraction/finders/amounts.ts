@@ -132,6 +132,12 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     out[role] = out[role].filter(
       (c) => !c.tokens.some((t) => t.u.x0 <= (vatTable.partRows.get(t.row) ?? -Infinity)),
     );
+  // The table's own total row ("Total  1,783.74  68.63  68.63  137.26") labels its net amount and its
+  // tax: the numbers read as those are no total of the document (a gross column's is).
+  const tableParts = new Set(
+    [...vatTable.tax, ...vatTable.subTotal].flatMap((c) => c.tokens.map((t) => t.id)),
+  );
+  out.total = out.total.filter((c) => !c.tokens.some((t) => tableParts.has(t.id)));
   out.tax.push(...vatTable.tax);
   out.subTotal.push(...vatTable.subTotal);
 
