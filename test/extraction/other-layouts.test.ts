@@ -2220,4 +2220,11 @@ describe('receipts of other sources, in columns', () => {
       'receipt.total': '37.80',
     });
   });
+
+  it('a name under "Invoice To:" whose other party\'s heading is far right on its row, the name printed again under that', async () => {
+    const probe = probeSet('invoices-m').find((c) => c.name === 'uk-fasteners-two-page-totals-on-p2')!;
+    expect((await extractPages(engine, probePages(probe))).value('document.customerName')).toBe(
+      'Aldwark Engineering Services Ltd',
+    );
+  });
 });

@@ -1363,11 +1363,24 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
       );
       continue;
     }
+    // (A party's heading further right on the row, "Invoice To:  ...  Deliver To:", ends the column
+    // too: its name may be printed again under it.)
+    const rest = hit.row.tokens.slice(hit.end);
+    const farHeading = rest.find(
+      (t, i) =>
+        partyWords.has(t.id) ||
+        OTHER_PARTY_HEADING.test(
+          rest
+            .slice(i, i + 3)
+            .map((x) => x.text)
+            .join(' '),
+        ),
+    );
     const below = nameBelow(
       view,
       segments,
       columnStart(view, hit),
-      partyHeading ? sameLine[0]!.box.x0 : Infinity,
+      partyHeading ? sameLine[0]!.box.x0 : (farHeading?.box.x0 ?? Infinity),
     );
     if (below && isNameLike(below.text, below.tokens)) {
       out.push(nameCandidate(below.text, below.tokens, 0.7 * strength, 'label-below'));
