@@ -2227,4 +2227,13 @@ describe('receipts of other sources, in columns', () => {
       'Aldwark Engineering Services Ltd',
     );
   });
+
+  it("a Gutschrift's number under 'Gutschrift-Nr.:', not its invoice's after 'zu Rechnung Nr.'; the refund's IBAN 'auf Ihr Konto' is the customer's", async () => {
+    const probe = probeSet('invoices-m').find(
+      (c) => c.name === 'de-gutschrift-credit-note-customer-iban-noise',
+    )!;
+    const doc = await extractPages(engine, probePages(probe));
+    expect(doc.value('document.referenceNo')).toBe('GS-24-00087');
+    expect(doc.value('bank.iban')).toBe('DE19520604100004418207');
+  });
 });

@@ -167,11 +167,30 @@ export function findIdentifiers(
   return {
     supplierTaxId,
     supplierABN,
-    iban: best([...ibanLabelled, ...ibanAnywhere, ...ibanLoose]),
+    iban: best(
+      [...ibanLabelled, ...ibanAnywhere, ...ibanLoose].map((c) =>
+        customersAccount(view, c)
+          ? { ...c, score: c.score * 0.3, source: `${c.source}+customers-account` }
+          : c,
+      ),
+    ),
     bic: best(labelled(view, 'bic', READERS.bic!, hints, 1)),
     bsb: best(labelled(view, 'bsb', READERS.bsb!, hints, 3)),
     bankAccount: best(labelled(view, 'bankAccount', READERS.bankAccount!, hints, 3)),
     bpayBiller: best(labelled(view, 'bpayBiller', READERS.bpayBiller!, hints, 2)),
     bpayCrn: best(labelled(view, 'bpayCrn', READERS.bpayCrn!, hints, 4)),
   };
+}
+
+/**
+ * The customer's own account, named so before it on its line: a refund paid to it ("überweisen wir auf
+ * Ihr Konto IBAN DE93 ..."), a direct debit taken from it ("von Ihrem Konto", "from your account").
+ */
+const CUSTOMERS_ACCOUNT =
+  /\b(ihr(em)? konto|your (bank )?account|votre compte|uw rekening|su cuenta|vostro conto|il suo conto|din konto|ditt konto)\b/i;
+
+function customersAccount(view: DocumentView, candidate: Candidate): boolean {
+  const first = candidate.tokens[0]!;
+  const before = view.rows[first.row]!.tokens.filter((t) => t.col < first.col);
+  return CUSTOMERS_ACCOUNT.test(before.map((t) => t.text).join(' '));
 }
