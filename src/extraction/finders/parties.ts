@@ -81,7 +81,7 @@ const CONTACT =
 const DOMAIN =
   /(?<![\p{L}\p{N}.])[\p{Ll}\d-]{3,}\.(com|net|org|io|ca|de|fr|nl|be|at|ch|it|es|pt|ie|uk|au|nz|sg|my|in|dk|se|no|fi|pl|cz|eu|co\.uk|com\.au)(?![\p{L}\p{N}])/u;
 const TAX_LINE =
-  /\b(gst|gstin|cin|usdot|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst|ondernemingsnr|kbo)\b/i;
+  /\b(gst|gstin|cin|usdot|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst|ondernemingsnr|kbo|iva|p\.\s?iva|c\.f|codice fiscale)\b/i;
 
 /** Words of a company's capital and trade register, printed after its address in a footer. */
 const REGISTER_WORDS =
@@ -95,7 +95,7 @@ const VAT_ID_SHAPE = /\b[A-Z]{2}\d{8,12}\b/;
 
 /** A shop's number over its address ("Store #04471", "Station #2218", "Filiale 0433"): no address line. */
 const STORE_LINE =
-  /^(store|str|station|branch|shop|outlet|filiale|filiaal|stanice|location|site|loja|tienda|sucursal|magasin)\s*(#|no\.?|nr\.?|n°)?\s*\d+\b\D*$/i;
+  /^(store|str|station|branch|shop|outlet|filiale|filiaal|stanice|location|site|loja|tienda|sucursal|magasin|punto vendita)\s*(#|no\.?|nr\.?|n°|n\.)?\s*\d+\b\D*$/i;
 
 /** Words that end no name: a line ending in one goes on in the next ("Save more. Live better at"). */
 const DANGLING: ReadonlySet<string> = new Set(

@@ -54,6 +54,18 @@ describe("the supplier's tax id", () => {
       id: 'B46218830',
       under: '2-017734',
     },
+    {
+      why: 'is no street and postcode read as a VAT id ("Via Emilia Est 318 - 41122" holds no ES prefix)',
+      lines: [
+        ['Borgoverde Distribuzione S.r.l.', 40, 46],
+        ['Via Emilia Est 318 - 41122 Modena', 40, 56],
+        ['P.IVA 03412880365', 60, 65],
+        ['DOCUMENTO N. 0412-0087', 40, 81],
+        ['TOTALE 25,05', 10, 150],
+      ] as Array<[string, number, number]>,
+      id: '03412880365',
+      under: 'EST31841122',
+    },
   ])('$why', async ({ lines, id, under }) => {
     const ids = await taxIds(lines);
     expect(ids[0]).toBe(id);

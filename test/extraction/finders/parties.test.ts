@@ -255,6 +255,25 @@ describe("the supplier's name and address", () => {
     expect(units.supplierAddress[0]?.value).toBe('G.23 & G.22, PLAZA SETIA, NO.1 JALAN SS 9/1');
   });
 
+  it("ends an address before Italy's P.IVA line and a shop's 'Punto vendita n.' line", () => {
+    const parties = partiesOf([
+      'Borgoverde Distribuzione S.r.l.',
+      'Via Emilia Est 318 - 41122 Modena',
+      'P.IVA 03412880365',
+      'Punto vendita n. 0412',
+      'TOTALE 25,05',
+    ]);
+    expect(parties.supplierAddress[0]?.value).toBe('Via Emilia Est 318, 41122 Modena');
+    const store = partiesOf([
+      'Borgoverde Distribuzione S.r.l.',
+      'Punto vendita n. 0412',
+      'Via Emilia Est 318',
+      '41122 Modena',
+      'TOTALE 25,05',
+    ]);
+    expect(store.supplierAddress[0]?.value).toBe('Via Emilia Est 318, 41122 Modena');
+  });
+
   it("ends an address before India's GSTIN line, a carrier's USDOT number and a branch's number ('Allentown Branch #14')", () => {
     const indian = partiesOf([
       'MEGHDOOT POLYMERS PVT LTD',
