@@ -1187,6 +1187,23 @@ describe('layouts of other sources', () => {
     expect((await extractLines(engine, q.lines, ['invoices:2'])).value('document.customerName')).toBe(
       'Fromagerie Les Trois Rangs',
     );
+    // Without a sender line: the recipient's block under its salutation, a title ("Dr.") no street's.
+    const r = sheet();
+    r.put(442, 58, 'HUBER', 26, true);
+    r.put(360, 140, 'Rechnungsnummer:', 8);
+    r.put(445, 140, '2024-0391', 8);
+    r.put(70, 150, 'Herrn', 10);
+    r.put(70, 163, 'Dr. Stefan Brandl', 10);
+    r.put(360, 164, 'Kundennummer:', 8);
+    r.put(445, 164, 'K-1187', 8);
+    r.put(70, 176, 'Kaiserstraße 27', 10);
+    r.put(70, 189, '83022 Rosenheim', 10);
+    r.put(360, 500, 'Rechnungsbetrag', 9, true);
+    r.put(500, 500, '3.347,71', 9, true);
+    r.put(56, 790, 'Huber Raumgestaltung GmbH', 6.5);
+    expect((await extractLines(engine, r.lines, ['invoices:2'])).value('document.customerName')).toBe(
+      'Dr. Stefan Brandl',
+    );
   });
 
   it("an unlabelled recipient whose street stands beside another column's dates", async () => {

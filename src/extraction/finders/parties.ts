@@ -1282,6 +1282,11 @@ function unlabelledRecipient(
       .reverse()
       .find((s) => Math.abs(s.tokens[0]!.box.x0 - box.x0) < 0.02);
     if (above && box.y0 - above.tokens[0]!.box.y1 < 1.5 * height) continue;
+    // A salutation alone on its line ("Herrn" over "Dr. Stefan Brandl"): the name is the next line.
+    if (SALUTATION_LINE.test(segment.text.trim())) {
+      const name = column[0];
+      return name && isNameLike(name.text) && !/\d/.test(name.text) ? name : undefined;
+    }
     return segment;
   }
   return undefined;
