@@ -213,6 +213,7 @@ export const LABELS: Record<string, LabelSet> = {
   },
   subTotal: {
     strong: [
+      'jumlah kecil',
       'základ daně',
       'zaklad dane',
       'základ dph',
@@ -290,6 +291,10 @@ export const LABELS: Record<string, LabelSet> = {
   },
   tax: {
     strong: [
+      // Malaysia's sales and service tax in Malay ("Cukai Perkhidmatan 6%").
+      'cukai perkhidmatan',
+      'cukai jualan',
+      'jumlah cukai',
       'dph',
       'výše dph',
       'vyse dph',
@@ -1042,6 +1047,11 @@ export const LABELS: Record<string, LabelSet> = {
       'no. resit',
       'no resit',
       'resit no',
+      // Malaysia's bill ("No. Bil: 0012-88413").
+      'no. bil',
+      'no bil',
+      'bil no',
+      'bil no.',
       'kvitteringsnr',
       'kvitteringsnummer',
       'kvittonr',

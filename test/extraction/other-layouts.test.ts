@@ -2036,6 +2036,33 @@ describe('receipts of other sources, in columns', () => {
     expect(await taxId('Tax code: 0312745819')).toBe('0312745819');
   });
 
+  it("a Malaysian bill's number and service tax in Malay ('No. Bil', 'Cukai Perkhidmatan'), its subtotal 'Jumlah Kecil'", async () => {
+    const my = await extractLines(
+      engine,
+      till([
+        ['SRI MUTIARA FOOD INDUSTRIES SDN. BHD.', '', 11],
+        ['No. 23, Jalan Bunga Raya 4'],
+        ['53300 Kuala Lumpur'],
+        ['No. Bil: 0012-88413', 'Meja: 15'],
+        ['Tarikh: 22/04/2024', 'Masa: 13:28'],
+        ['Nasi Kandar Ayam Goreng', '23.00'],
+        ['Teh Tarik', '29.40'],
+        ['Jumlah Kecil', '52.40'],
+        ['Cukai Perkhidmatan 6%', '3.14'],
+        ['Pelarasan Bundar', '0.01'],
+        ['JUMLAH BESAR', 'RM 55.55', 10],
+        ['Tunai', '60.00'],
+        ['Baki', '4.45'],
+      ]),
+      ['receipts:1'],
+    );
+    expectValues(my, {
+      'document.referenceNo': '0012-88413',
+      'receipt.tax': '3.14',
+      'receipt.total': '55.55',
+    });
+  });
+
   it('totals, VAT and receipt numbers under their names in other languages: Hungarian, Slovenian, Croatian, Romanian', async () => {
     // Hungarian: the rounded amount to pay (FIZETENDO) under the total (OSSZESEN), no decimals; AFA per rate.
     const hu = await extractLines(
