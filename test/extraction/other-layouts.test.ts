@@ -2036,6 +2036,26 @@ describe('receipts of other sources, in columns', () => {
     expect(await taxId('Tax code: 0312745819')).toBe('0312745819');
   });
 
+  it("two taxes of one word with other words before them ('City Parking Tax', 'County Parking Tax') add up to the tax; a phone line is no address", async () => {
+    const doc = await extractLines(
+      engine,
+      till([
+        ['PARKING RECEIPT', '', 11],
+        ['Receipt #', '221-20240521-0347'],
+        ['Parking Fee', '31.97'],
+        ['City Parking Tax', '6.00'],
+        ['County Parking Tax', '1.03'],
+        ['Amount Paid', '$39.00', 10],
+        ['Operated by'],
+        ['Lakefront Parking Systems LLC', '', 8],
+        ['Questions? (312) 555-0188'],
+      ]),
+      ['receipts:1'],
+    );
+    expect(doc.value('receipt.tax')).toBe('7.03');
+    expect(doc.value('document.supplierAddress') ?? '').not.toContain('555-0188');
+  });
+
   it("a Malaysian bill's number and service tax in Malay ('No. Bil', 'Cukai Perkhidmatan'), its subtotal 'Jumlah Kecil'", async () => {
     const my = await extractLines(
       engine,

@@ -197,7 +197,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
       ? { ...c, score: c.score * 0.5 }
       : c,
   );
-  applyArithmetic(out, all, taxLines, roundingAmounts(view, hints), surchargeAmounts(view, hints));
+  applyArithmetic(view, out, all, taxLines, roundingAmounts(view, hints), surchargeAmounts(view, hints));
   const payment = paymentLines(view, hints, all);
   applyCashAndChange(payment, out);
   applyRounding(payment, out);
@@ -356,6 +356,7 @@ function mergeSameValue(candidates: Candidate[]): Candidate[] {
 
 /** Raises the subtotal, tax and total candidates that add up; prefers such a triple. */
 function applyArithmetic(
+  view: DocumentView,
   out: Record<AmountRole, Candidate[]>,
   all: Candidate[],
   taxLines: readonly Candidate[],
@@ -376,7 +377,7 @@ function applyArithmetic(
       }
     }
   }
-  if (!bestTriple) bestTriple = deriveMissingPart(out, all, taxLines, roundings, surcharges);
+  if (!bestTriple) bestTriple = deriveMissingPart(view, out, all, taxLines, roundings, surcharges);
   if (bestTriple) {
     const lift = (list: Candidate[], chosen: Candidate): Candidate[] =>
       list
@@ -652,6 +653,7 @@ function onCoin(value: number): boolean {
  * a tax the subtotal): when that amount is printed somewhere, it is taken, with the labels' trust.
  */
 function deriveMissingPart(
+  view: DocumentView,
   out: Record<AmountRole, Candidate[]>,
   all: Candidate[],
   taxLines: readonly Candidate[],
@@ -719,8 +721,22 @@ function deriveMissingPart(
   // different labels whose sum leaves an amount printed elsewhere (the items' sum) are the tax, and
   // that amount the subtotal.
   if (out.subTotal.length === 0) {
+    // (Lines of different labels, or of one label with other words before it and other amounts:
+    // "City Parking Tax 6.00", "County Parking Tax 1.03". Not one tax printed twice.)
+    const wordsBefore = (c: Candidate): string => {
+      const first = c.tokens[0]!;
+      return view.rows[first.row]!.tokens.filter((t) => t.col < first.col)
+        .map((t) => t.key)
+        .join(' ');
+    };
+    const distinct = (group: Candidate[], key: (c: Candidate) => unknown): boolean =>
+      new Set(group.map(key)).size === group.length;
     for (const group of groupsOf(lines)) {
-      if (new Set(group.map((c) => c.label)).size < group.length) continue;
+      if (
+        !distinct(group, (c) => c.label) &&
+        !(distinct(group, wordsBefore) && distinct(group, (c) => c.value))
+      )
+        continue;
       const sum = group.reduce((a, c) => a + (c.norm as number), 0);
       const sub = printed(t - sum);
       if (!sub || sum <= 0 || (sub.norm as number) <= 0 || group.some((c) => c.tokens[0] === sub.tokens[0]))

@@ -222,6 +222,8 @@ function isAddressLine(segment: Segment): boolean {
   // (Words OCR glued with a comma count each: "GK101,GND FLR,ONE UTAMA".)
   const words = segment.tokens.flatMap((t) => t.key.split(/[,;]+/u)).filter((w) => w.length > 0);
   const addressWord = words.some((w) => ADDRESS.has(w) || STREET_COMPOUND.test(w));
+  // A telephone number with words but no street's ("Questions? (312) 555-0188").
+  if (!addressWord && PHONE.test(segment.text)) return false;
   // An item's line ends in its price, maybe printed apart ("22241 WS CUT SCISSORS   18.00 $", "PHP
   // LESS 30% -2.37"); an address's number with decimals ("Suite 12.01") comes with a street's word.
   const price = segment.rest.length <= 2 && segment.rest.every((t) => !/\p{L}{2}/u.test(t.text));
