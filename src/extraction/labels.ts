@@ -454,6 +454,10 @@ export const LABELS: Record<string, LabelSet> = {
   },
   amountDue: {
     strong: [
+      // Spain's amount to receive after a withholding ("Líquido a percibir").
+      'líquido a percibir',
+      'liquido a percibir',
+      'total a percibir',
       'due',
       'residual',
       'due payable',

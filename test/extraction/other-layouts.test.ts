@@ -2300,4 +2300,32 @@ describe('receipts of other sources, in columns', () => {
     expect(doc.value('document.referenceNo')).toBe('GS-24-00087');
     expect(doc.value('bank.iban')).toBe('DE19520604100004418207');
   });
+
+  it("a due date in five words ('Vencimiento: 4 de abril de 2024'); the amount to receive after Spain's IRPF ('Líquido a percibir')", async () => {
+    const s = sheet();
+    s.put(185, 62, 'LUCÍA ORTEGA BALMASEDA', 15, true);
+    s.put(50, 150, 'FACTURA', 13, true);
+    s.put(50, 170, 'Nº de factura:', 9.5);
+    s.put(130, 170, '24/031', 9.5);
+    s.put(50, 184, 'Fecha:', 9.5);
+    s.put(130, 184, '5 de marzo de 2024', 9.5);
+    s.put(50, 198, 'Vencimiento:', 9.5);
+    s.put(130, 198, '4 de abril de 2024', 9.5);
+    s.put(330, 372, 'Base imponible', 9.5);
+    s.put(508, 372, '604,20 €', 9.5);
+    s.put(330, 388, 'IVA 21 %', 9.5);
+    s.put(508, 388, '126,88 €', 9.5);
+    s.put(330, 404, 'Total factura (IVA incluido)', 9.5, true);
+    s.put(506, 404, '731,08 €', 9.5, true);
+    s.put(330, 420, 'Retención IRPF 15 %', 9.5);
+    s.put(510, 420, '-90,63 €', 9.5);
+    s.put(330, 436, 'Líquido a percibir', 9.5, true);
+    s.put(506, 436, '640,45 €', 9.5, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.date': '2024-03-05',
+      'invoice.dueDate': '2024-04-04',
+      'invoice.total': '731.08',
+      'invoice.amountDue': '640.45',
+    });
+  });
 });

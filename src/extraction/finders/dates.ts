@@ -12,7 +12,8 @@ export function findDates(
   const read = READERS.date!;
   const labelled = (set: string): Candidate[] =>
     findLabels(view, LABELS[set]!).flatMap((hit) => {
-      const found = valuesNear(view, hit, read, hints, { maxTokens: 4, below: true });
+      // (Five words: "4 de abril de 2024".)
+      const found = valuesNear(view, hit, read, hints, { maxTokens: 5, below: true });
       return set === 'date' && isQualified(view, hit)
         ? found.map((c) => ({ ...c, score: c.score * 0.5, source: `${c.source}+qualified` }))
         : found;
