@@ -1743,6 +1743,18 @@ export const LABELS: Record<string, LabelSet> = {
       'client number',
       'client ref',
       'client reference',
+      // The customer's code in other languages ("Cód. cliente 4310", "N° client", "Kunden-Nr.").
+      'cód. cliente',
+      'cod. cliente',
+      'código cliente',
+      'código de cliente',
+      'nº cliente',
+      'n° cliente',
+      'n° client',
+      'code client',
+      'numéro client',
+      'codice cliente',
+      'cod. cliente',
       // A document's title with the customer's word: "PATIENT STATEMENT", "Customer copy".
       'patient statement',
       'patient copy',

@@ -2328,4 +2328,10 @@ describe('receipts of other sources, in columns', () => {
       'invoice.amountDue': '640.45',
     });
   });
+
+  it("a customer's code in a row of headings ('Cód. cliente  Agente') labels no name; the name under 'Cliente'", async () => {
+    const probe = probeSet('invoices-m').find((c) => c.name === 'es-distribuidor-iva-recargo-equivalencia')!;
+    const doc = await extractPages(engine, probePages(probe));
+    expect(doc.value('document.customerName')).toBe('Josep Ferrer Lloret');
+  });
 });
