@@ -444,11 +444,16 @@ const NUMBER_WORD = /^(?:nr|no|n|n°|nº|num|nummer|number)\.?:?$/i;
  * Words between a label and its value that are neither: separators, a number's word right after the
  * label, and the label again in another language after a slash ("Bon de commande / PO: FLM-7716").
  */
+/** A term code of the European e-invoice standard (EN 16931): "(BT-112)", "[BT-44]", "(BT-38/37)". */
+const TERM_CODE = /^[([]?B[TG]-\d+(\/\d+)?[)\]]?:?$/;
+
 function betweenLabelAndValue(right: readonly ViewToken[], i: number): boolean {
   const text = right[i]!.text;
   return (
     SEPARATOR.test(text) ||
     (i === 0 && NUMBER_WORD.test(text)) ||
+    // An e-invoice viewer's term code after its label: "Gesamtbetrag mit USt. (BT-112)  4.834,14".
+    (i === 0 && TERM_CODE.test(text)) ||
     (i === 1 && right[0]!.text === '/' && /^\p{L}[\p{L}.]*:$/u.test(text))
   );
 }

@@ -2334,4 +2334,26 @@ describe('receipts of other sources, in columns', () => {
     const doc = await extractPages(engine, probePages(probe));
     expect(doc.value('document.customerName')).toBe('Josep Ferrer Lloret');
   });
+
+  it("an e-invoice viewer's term code between a label and its value ('Factuurnummer [BT-1]  2024/0419', 'Fälliger Betrag (BT-115)')", async () => {
+    const s = sheet();
+    s.put(45, 60, 'Bakkerij De Gouden Aar BV', 14, true);
+    s.put(45, 214, 'Factuurnummer [BT-1]', 8);
+    s.put(160, 214, '2024/0419', 8);
+    s.put(45, 262, 'Bestelreferentie [BT-13]', 8);
+    s.put(160, 262, 'PO-778', 8);
+    s.put(50, 457, 'Gesamtbetrag ohne USt. (BT-109)', 8);
+    s.put(299, 457, '4.062,30', 8);
+    s.put(50, 470, 'Summe Umsatzsteuer (BT-110)', 8);
+    s.put(306, 470, '771,84', 8);
+    s.put(50, 483, 'Gesamtbetrag mit USt. (BT-112)', 8);
+    s.put(299, 483, '4.834,14', 8);
+    s.put(50, 526, 'Fälliger Betrag (BT-115)', 8.5, true);
+    s.put(295, 526, '3.334,14', 8.5, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.referenceNo': '2024/0419',
+      'invoice.purchaseOrderNo': 'PO-778',
+      'invoice.amountDue': '3334.14',
+    });
+  });
 });
