@@ -447,6 +447,11 @@ const NUMBER_WORD = /^(?:nr|no|n|n°|nº|num|nummer|number)\.?:?$/i;
 /** A term code of the European e-invoice standard (EN 16931): "(BT-112)", "[BT-44]", "(BT-38/37)". */
 const TERM_CODE = /^[([]?B[TG]-\d+(\/\d+)?[)\]]?:?$/;
 
+/** Whether a printed word is an e-invoice viewer's term code ("(BT-27)"), part of a label. */
+export function isTermCode(text: string): boolean {
+  return TERM_CODE.test(text);
+}
+
 function betweenLabelAndValue(right: readonly ViewToken[], i: number): boolean {
   const text = right[i]!.text;
   return (

@@ -2356,4 +2356,12 @@ describe('receipts of other sources, in columns', () => {
       'invoice.amountDue': '3334.14',
     });
   });
+
+  it("an e-invoice viewer's seller: its name and address lines without their labels and term codes ('Firmenname (BT-27)', 'PLZ / Ort (BT-38/37)')", async () => {
+    const probe = probeSet('invoices-n').find((c) => c.name === 'de-xrechnung-visualisation-bt-codes')!;
+    expectValues(await extractPages(engine, probePages(probe)), {
+      'document.supplierName': 'Kühne & Sohn Gebäudetechnik GmbH',
+      'document.supplierAddress': 'Hafenstraße 31, 28217 Bremen',
+    });
+  });
 });

@@ -10,7 +10,7 @@ import {
 import { normaliseText } from '../normalise/text.js';
 import { keyOf, type DocumentView, type ViewToken } from '../view.js';
 import { customerBlockTokens } from './customer-block.js';
-import { findLabels, sameWordAs, type Candidate, type LabelHit } from '../label-search.js';
+import { findLabels, isTermCode, sameWordAs, type Candidate, type LabelHit } from '../label-search.js';
 
 /** A run of words of one token-layer line, cut at separators such as "●", "|" or " - ". */
 interface Segment {
@@ -300,7 +300,8 @@ export function findParties(view: DocumentView): PartyCandidates {
     const named = nameTokens(view, segments, segment);
     const { legalAt, continuesBelow } = named;
     if (continuesBelow !== undefined) continued.add(continuesBelow);
-    const tokens = trimName(named.tokens, legalAt >= 0);
+    // (Not an e-invoice viewer's label before it: "Firmenname (BT-27)  Kühne & Sohn GmbH".)
+    const tokens = trimName(withoutLineLabel(named.tokens), legalAt >= 0);
     if (tokens.length === 0) continue;
     // Letters make a name; a company number after its legal form ("77 Quick Mart S/B (123456-X)") is
     // cut before they are counted.
@@ -965,6 +966,7 @@ function addressAfter(
   if (parts.length === 0) return [];
   const text = parts
     .map(withoutLineLabel)
+    .filter((p) => p.length > 0)
     .map((p) =>
       p
         .map((t) => t.text)
@@ -990,6 +992,9 @@ function addressAfter(
  * 04155 Leipzig"): the words up to a colon, when they name a term code or a line of an address.
  */
 function withoutLineLabel(tokens: ViewToken[]): ViewToken[] {
+  // Words up to a term code, with or without a colon: "Straße (BT-35)  Hafenstraße 31".
+  const code = tokens.slice(0, 8).findLastIndex((t) => isTermCode(t.text));
+  if (code >= 0) return tokens.slice(code + 1).filter((t, i) => i > 0 || t.text !== ':');
   const colon = tokens.slice(0, 8).findIndex((t) => t.text.endsWith(':'));
   if (colon < 0 || colon === tokens.length - 1) return tokens;
   const label = tokens.slice(0, colon + 1);
