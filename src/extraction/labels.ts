@@ -1160,6 +1160,10 @@ export const LABELS: Record<string, LabelSet> = {
       'faktúra číslo',
       'transaction #',
       'transaction no',
+      // A refund's own number ("Refund No: RF-0412-00981").
+      'refund no',
+      'refund no.',
+      'refund number',
     ],
     weak: [
       // A till's transaction number printed without a number's mark: the receipt's own number, where
@@ -1169,6 +1173,8 @@ export const LABELS: Record<string, LabelSet> = {
       'trans no',
       'trans #',
       'trans#',
+      'tran#',
+      'tr#',
       'ref',
       'reference',
       'no',

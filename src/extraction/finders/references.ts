@@ -6,10 +6,11 @@ import { findLabels, valuesNear, type Candidate } from '../label-search.js';
 
 /** Words before a bare "No." that make it another number's label (`Account No.`, `Tel No.`). */
 const OTHER_NUMBER =
-  /^(account|acc|a\/c|tel|telephone|phone|fax|mobile|hp|reg|registration|gst|vat|sst|tax|btw|tva|ust|mwst|iva|p\.iva|nif|cif|customer|cust|klant|kunde|kunden|client|cliente|codice|member|card|order|po|abn|bsb|kvk|siret|siren|company|co|id|table|pax|serial|item|page|seite|contrat|contract|contrato|vertrag|cae|cai|ruc|r\.u\.c|rut|policy|police|licence|license|permit)$/i;
+  /^(account|acc|a\/c|tel|telephone|phone|fax|mobile|hp|reg|registration|gst|gst\/hst|hst|qst|pst|tps|tvq|gstin|ein|tin|vat|sst|tax|btw|tva|ust|mwst|iva|p\.iva|nif|cif|customer|cust|klant|kunde|kunden|client|cliente|codice|member|card|order|po|abn|bsb|kvk|siret|siren|company|co|id|table|pax|serial|item|page|seite|contrat|contract|contrato|vertrag|cae|cai|ruc|r\.u\.c|rut|policy|police|licence|license|permit)$/i;
 
 /** A card payment's line ("AUTH CODE: 08312B   REF #: 412 3307"): its "REF #" is the card's. */
-const CARD_SLIP = /\b(auth|authorization|authorisation|approval|appr|aid|rrn|stan|trace)\b/i;
+const CARD_SLIP =
+  /\b(auth|authorization|authorisation|approval|appr|aid|rrn|stan|trace|terminal-id|ta-nr|vu-nr|genehmigungs-nr)(?![\p{L}\p{N}])/iu;
 
 /** Words that follow a label but are not the value (`Invoice Date`, `Rechnung vom`). */
 const NOT_A_REFERENCE =
@@ -29,7 +30,7 @@ export function findReferences(
         // On a card payment's line only a receipt's own label names the receipt's number.
         if (
           CARD_SLIP.test(hit.row.tokens.map((t) => t.text).join(' ')) &&
-          !/receipt|invoice|bill|trans|ticket|beleg|bon|rechnung|facture|factura/.test(hit.phrase)
+          !/receipt|invoice|bill|trans|ticket|bon|rechnung|facture|factura/.test(hit.phrase)
         )
           return false;
         if (hit.strength === 'strong') return true;
@@ -55,9 +56,21 @@ export function findReferences(
       .map((c) => ({ ...c, score: c.score * plausibility(c.value) }));
   const purchaseOrderNo = rank(collect('purchaseOrderNo'));
   const poTokens = new Set(purchaseOrderNo.flatMap((c) => c.tokens.map((t) => t.id)));
-  const referenceNo = rank(collect('referenceNo').filter((c) => !c.tokens.some((t) => poTokens.has(t.id))));
+  const references = collect('referenceNo').filter((c) => !c.tokens.some((t) => poTokens.has(t.id)));
+  // A number the page calls its own ("Receipt no.", "Invoice #", "Refund No") comes before a ticket's,
+  // an order's or a transaction's printed beside it ("Ticket no. 0043318", "Order #147").
+  const own = references.some((c) => OWN_NUMBER.test(c.label ?? ''));
+  const referenceNo = rank(
+    own
+      ? references.map((c) => (OWN_NUMBER.test(c.label ?? '') ? c : { ...c, score: c.score * 0.9 }))
+      : references,
+  );
   return { referenceNo, purchaseOrderNo };
 }
+
+/** Labels that name the document's own number: a receipt's, an invoice's, a bill's, a refund's. */
+const OWN_NUMBER =
+  /\b(receipt|invoice|bill|refund|rechnung|beleg|bon|quittung|facture|factura|fattura|factuur|faktura|fatura|recibo|ricevuta|kvitto|kvittering|resit)/;
 
 /** Letters of a document series before its number: capitals, not a number's own label ("No", "Nr"). */
 function isSeriesPrefix(text: string): boolean {

@@ -87,3 +87,73 @@ describe('purchase order numbers', () => {
     expect(orders([['Ihr', 'Auftrag', 'Nr.', 'WB-MB-2024-03']])[0]).toBe('WB-MB-2024-03');
   });
 });
+
+describe("a receipt's own number", () => {
+  const first = (rows: string[][]) => {
+    const view = createView(layerOfRows(rows, 'text'));
+    return findReferences(view, documentHints(view)).referenceNo[0]?.value;
+  };
+
+  it.each([
+    {
+      why: "'Receipt no.' over a parking ticket's number",
+      rows: [
+        ['Ticket', 'no.', '0043318'],
+        ['Receipt', 'no.', '03-0271'],
+      ],
+      want: '03-0271',
+    },
+    {
+      why: "'Receipt #' over a café's order number",
+      rows: [
+        ['Order', '#147'],
+        ['Receipt', '#4TQ9'],
+      ],
+      want: '4TQ9',
+    },
+    {
+      why: "a refund's own number",
+      rows: [
+        ['Refund', 'No:', 'RF-0412-00981'],
+        ['Trans', '44902'],
+      ],
+      want: 'RF-0412-00981',
+    },
+    {
+      why: "a US till's 'TR#' beside its store's and operator's",
+      rows: [['ST#', '0584', 'OP#', '00231', 'TR#', '06612']],
+      want: '06612',
+    },
+    {
+      why: "a till's transaction, not the '#' of a GST/HST number",
+      rows: [
+        ['GST/HST', '#', '74129', '3807', 'RT0001'],
+        ['SITE', '1187', 'TRAN#', '228104'],
+      ],
+      want: '228104',
+    },
+    {
+      why: "the Bon-Nr., not a German card slip's 'Beleg' beside its terminal's id",
+      rows: [
+        ['Kasse', '2', 'Bon-Nr.', '4471'],
+        ['Terminal-ID', '60318842', 'Beleg', '0917'],
+      ],
+      want: '4471',
+    },
+  ])('is $why', ({ rows, want }) => {
+    expect(first(rows)).toBe(want);
+  });
+
+  it("is never a German card slip's 'Beleg' number beside its terminal's id", () => {
+    const view = createView(
+      layerOfRows(
+        [
+          ['Terminal-ID', '60318842', 'Beleg', '0917'],
+          ['VU-Nr.:', '455600123'],
+        ],
+        'text',
+      ),
+    );
+    expect(findReferences(view, documentHints(view)).referenceNo.map((c) => c.value)).not.toContain('0917');
+  });
+});
