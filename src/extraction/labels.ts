@@ -321,6 +321,9 @@ export const LABELS: Record<string, LabelSet> = {
       'hst',
       'pst',
       'qst',
+      // Québec's names for GST and QST: "TPS 5 %", "TVQ 9,975 %".
+      'tps',
+      'tvq',
       'tax amount',
       // Spain's "Cuota IVA" (the tax's amount; a bare "Cuota" is an instalment too) and Facturae's
       // "Total impuestos repercutidos".

@@ -2056,6 +2056,22 @@ describe('receipts of other sources, in columns', () => {
     expect(doc.value('document.supplierAddress') ?? '').not.toContain('555-0188');
   });
 
+  it("Québec's TPS and TVQ lines add up to the tax", async () => {
+    const doc = await extractLines(
+      engine,
+      till([
+        ['PHARMACIE DU VIEUX-MOULIN', '', 11],
+        ['1280, boul. des Forges, Trois-Rivières (Québec) G8Z 1T7'],
+        ['SOUS-TOTAL', '45,25 $'],
+        ['TPS  5 %', '1,64 $'],
+        ['TVQ  9,975 %', '3,27 $'],
+        ['TOTAL', '50,16 $', 10],
+      ]),
+      ['receipts:1'],
+    );
+    expectValues(doc, { 'receipt.tax': '4.91', 'receipt.total': '50.16', 'document.currency': 'CAD' });
+  });
+
   it("a Malaysian bill's number and service tax in Malay ('No. Bil', 'Cukai Perkhidmatan'), its subtotal 'Jumlah Kecil'", async () => {
     const my = await extractLines(
       engine,
