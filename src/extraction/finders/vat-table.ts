@@ -55,6 +55,8 @@ const isSplit = (r: TaxRow): boolean => r.taxTokens.length > 1;
 function splitTaxOf(
   amounts: readonly RowAmount[],
   rate: number,
+  /** Two rates printed on the row: each half's own ("9%" and "9%"). */
+  ratePerHalf: boolean,
 ): [RowAmount, [RowAmount, RowAmount]] | undefined {
   for (let i = 0; i + 2 < amounts.length; i++) {
     const [n, a, b] = [amounts[i]!, amounts[i + 1]!, amounts[i + 2]!];
@@ -62,7 +64,8 @@ function splitTaxOf(
     const sum = a.value + b.value;
     if (
       Math.abs(n.value * rate - sum) <= 0.011 + 0.01 * sum ||
-      Math.abs(n.value * rate - a.value) <= 0.011 + 0.01 * a.value
+      // (One rate and its tax printed twice, "S 20.00%  350.90  70.18   Total VAT 70.18", is no split.)
+      (ratePerHalf && Math.abs(n.value * rate - a.value) <= 0.011 + 0.01 * a.value)
     )
       return [n, [a, b]];
   }
@@ -124,7 +127,8 @@ function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
     }
   }
   if (amounts.length < 3) return undefined;
-  const split = rate !== undefined ? splitTaxOf(amounts, rate) : undefined;
+  const rates = row.tokens.filter((t) => /\d\s*%$|^%$/.test(t.text)).length;
+  const split = rate !== undefined ? splitTaxOf(amounts, rate, rates >= 2) : undefined;
   if (split) return splitTaxRow(row, split[0], split[1]);
   // Three of the row's amounts where two add up to the third (the gross, printed last or first:
   // "Netto Steuer Brutto", "Brutto Netto MWST"), the tax smaller than the net.

@@ -103,6 +103,18 @@ describe('VAT summary tables', () => {
     expect([...findVatTable(view, { decimalSeparator: '.' }).partRows.keys()]).toEqual([1]);
   });
 
+  it('read no split where one rate\'s tax is printed twice on its row ("S 20.00%  350.90  70.18   Total VAT 70.18")', () => {
+    const found = read(
+      [
+        ['Code', 'Rate', 'Net', 'VAT'],
+        ['S', '20.00%', '350.90', '70.18', 'Total', 'VAT', '70.18'],
+        ['Z', '0.00%', '616.05', '0.00'],
+      ],
+      '.',
+    );
+    expect(found.tax).not.toContain('140.36');
+  });
+
   it("read halves each with its rate, the row's tax sum beside them, and their total row", () => {
     const rows = [
       ['HSN/SAC', 'Taxable', 'Central', 'Tax', 'State', 'Tax', 'Total'],
