@@ -202,9 +202,13 @@ export function findVatTable(
     }
     // A row of another column only, right of the table ("Total à payer  1.257,50" between two rates'
     // rows): the table goes on under it.
+    // So does a row of words left of its amounts ("BIC: WSTBIE2D" of bank details beside "VAT @ 23% on
+    // 5,061.00  1,164.03").
     if (current.length > 0) {
       const right = Math.max(...current.map((r) => r.tax.u.x1));
       if (row.tokens.every((t) => t.u.x0 > right)) continue;
+      const left = Math.min(...current.map((r) => r.net.u.x0));
+      if (rowAmounts(row, hints).length === 0 && row.tokens.every((t) => t.u.x1 < left)) continue;
     }
     if (current.length > 0) tables.push(current);
     current = [];

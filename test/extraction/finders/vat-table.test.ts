@@ -115,6 +115,19 @@ describe('VAT summary tables', () => {
     expect(found.tax).not.toContain('140.36');
   });
 
+  it('sum rows of a rate each whose lines interleave with bank details left of their amounts', () => {
+    const found = read(
+      [
+        ['IBAN:', 'IE84', 'WSTB', 'VAT', '@', '23%', 'on', '5,061.00', '1,164.03'],
+        ['BIC:', 'WSTBIE2D'],
+        ['VAT', '@', '13.5%', 'on', '1,850.00', '249.75'],
+      ],
+      '.',
+    );
+    expect(found.tax).toEqual(['1413.78']);
+    expect(found.subTotal).toEqual(['6911.00']);
+  });
+
   it("read halves each with its rate, the row's tax sum beside them, and their total row", () => {
     const rows = [
       ['HSN/SAC', 'Taxable', 'Central', 'Tax', 'State', 'Tax', 'Total'],
