@@ -1266,6 +1266,9 @@ export const LABELS: Record<string, LabelSet> = {
       'lpo no.',
       'lpo number',
       'ordine di acquisto',
+      // FatturaPA renderings: "Dati ordine d'acquisto - Id documento: ODA-2024-0215".
+      "ordine d'acquisto",
+      'id documento',
       'oda',
       'rif. ordine',
       'p.o. no.',

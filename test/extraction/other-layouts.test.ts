@@ -2380,4 +2380,12 @@ describe('receipts of other sources, in columns', () => {
       'document.supplierAddress': 'Hafenstraße 31, 28217 Bremen',
     });
   });
+
+  it("a FatturaPA rendering's order under 'Dati ordine d'acquisto - Id documento:', its own number under 'Numero documento'", async () => {
+    const probe = probeSet('invoices-n').find((c) => c.name === 'it-fatturapa-cassa-ritenuta')!;
+    expectValues(await extractPages(engine, probePages(probe)), {
+      'document.referenceNo': '47/2024',
+      'invoice.purchaseOrderNo': 'ODA-2024-0215',
+    });
+  });
 });
