@@ -1266,6 +1266,14 @@ export const LABELS: Record<string, LabelSet> = {
       'lpo no.',
       'lpo number',
       'ordine di acquisto',
+      // Portugal's order ("V/ Encomenda n.º ENC-118/24", "Nota de encomenda").
+      'v/ encomenda',
+      'v/ encomenda n.º',
+      'encomenda n.º',
+      'encomenda nº',
+      'encomenda n°',
+      'nota de encomenda',
+      'sua encomenda',
       // FatturaPA renderings: "Dati ordine d'acquisto - Id documento: ODA-2024-0215".
       "ordine d'acquisto",
       'id documento',

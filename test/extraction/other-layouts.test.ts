@@ -2388,4 +2388,22 @@ describe('receipts of other sources, in columns', () => {
       'invoice.purchaseOrderNo': 'ODA-2024-0215',
     });
   });
+
+  it("a Portuguese order under 'V/ Encomenda n.º' in a row of headings", async () => {
+    const s = sheet();
+    s.put(40, 58, 'Tipografia Ribeiro & Filhos, Lda.', 13, true);
+    s.put(40, 74, 'Rua do Bonjardim, 612', 8.5);
+    s.put(40, 200, 'FATURA FT 2024A/214', 13, true);
+    ['Data', 'Vencimento', 'N.º Cliente', 'V/ NIF', 'V/ Encomenda n.º', 'Moeda'].forEach((h, i) =>
+      s.put([40, 120, 200, 270, 355, 460][i]!, 238, h, 7.5, true),
+    );
+    ['2024-03-22', '2024-04-21', 'C-0087', '513029478', 'ENC-118/24', 'EUR'].forEach((v, i) =>
+      s.put([40, 120, 200, 270, 355, 460][i]!, 250, v, 8.5),
+    );
+    s.put(380, 500, 'Total', 9, true);
+    s.put(500, 500, '1.230,00 €', 9, true);
+    expect((await extractLines(engine, s.lines, ['invoices:2'])).value('invoice.purchaseOrderNo')).toBe(
+      'ENC-118/24',
+    );
+  });
 });
