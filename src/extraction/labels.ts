@@ -457,6 +457,10 @@ export const LABELS: Record<string, LabelSet> = {
   },
   amountDue: {
     strong: [
+      // The amount to receive after India's TDS ("Net Amount Receivable").
+      'net amount receivable',
+      'net receivable',
+      'amount receivable',
       // Spain's amount to receive after a withholding ("Líquido a percibir").
       'líquido a percibir',
       'liquido a percibir',

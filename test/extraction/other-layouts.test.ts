@@ -2406,4 +2406,25 @@ describe('receipts of other sources, in columns', () => {
       'ENC-118/24',
     );
   });
+
+  it("the amount to receive after India's TDS ('Net Amount Receivable') is the amount due", async () => {
+    const s = sheet();
+    s.put(40, 60, 'Nimbus Analytics LLP', 16, true);
+    s.put(340, 340, 'Taxable Value', 9);
+    s.put(502, 340, '4,31,000.00', 9);
+    s.put(340, 360, 'CGST @ 9%', 9);
+    s.put(502, 360, '38,790.00', 9);
+    s.put(340, 372, 'SGST @ 9%', 9);
+    s.put(502, 372, '38,790.00', 9);
+    s.put(340, 382, 'Invoice Total', 9.5, true);
+    s.put(502, 382, '5,08,580.00', 9.5, true);
+    s.put(250, 402, 'Less: TDS u/s 194J @ 10% on taxable value', 8.5);
+    s.put(512, 402, '(43,100.00)', 8.5);
+    s.put(340, 420, 'Net Amount Receivable', 9.5, true);
+    s.put(502, 420, '4,65,480.00', 9.5, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'invoice.total': '508580.00',
+      'invoice.amountDue': '465480.00',
+    });
+  });
 });
