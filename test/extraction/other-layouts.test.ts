@@ -2427,4 +2427,11 @@ describe('receipts of other sources, in columns', () => {
       'invoice.amountDue': '465480.00',
     });
   });
+
+  it("a window letter's recipient whose legal form ends the line under its name ('Rechtsanwälte OG')", async () => {
+    const probe = probeSet('invoices-n').find((c) => c.name === 'at-buerotechnik-seller-right-jaenner')!;
+    expect((await extractPages(engine, probePages(probe))).value('document.customerName')).toBe(
+      'Kanzlei Mag. Reisinger & Partner Rechtsanwälte OG',
+    );
+  });
 });

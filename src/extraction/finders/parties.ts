@@ -1299,6 +1299,30 @@ function unlabelledRecipient(
   return undefined;
 }
 
+/**
+ * A recipient's name and the short line right under it that ends in a legal form, as one name ("Kanzlei
+ * Mag. Reisinger & Partner" over "Rechtsanwälte OG"). Austria's "OG" counts only as a line's last word
+ * (it is "and" in Danish and Norwegian names).
+ */
+function withLegalLine(segments: readonly Segment[], name: Segment): Segment {
+  if (hasLegalForm(name.tokens) >= 0) return name;
+  const box = name.tokens[0]!.box;
+  const height = box.y1 - box.y0;
+  const next = segments.find(
+    (s) =>
+      s.order > name.order &&
+      Math.abs(s.tokens[0]!.box.x0 - box.x0) < 0.02 &&
+      s.tokens[0]!.box.y0 > box.y1 - 0.002 &&
+      s.tokens[0]!.box.y0 - box.y1 < 1.5 * height,
+  );
+  if (!next || next.tokens.length > 3) return name;
+  const last = next.tokens.length - 1;
+  if (!isLegalAt(next.tokens, last) && next.tokens[last]!.key !== 'og') return name;
+  const tokens = [...name.tokens, ...next.tokens];
+  const text = tokens.map((t) => t.text).join(' ');
+  return { ...name, tokens, text, key: text.toLowerCase() };
+}
+
 /** A name the customer finder proposes: the printed words, cleaned, with their tokens. */
 function nameCandidate(text: string, tokens: ViewToken[], score: number, source: string): Candidate {
   const value = normaliseText(text);
@@ -1403,7 +1427,8 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
   if (supplier) {
     const recipient = unlabelledRecipient(view, segments, supplier, labelled);
     if (recipient) {
-      out.push(nameCandidate(recipient.text, recipient.tokens, 0.45, 'recipient-block'));
+      const whole = withLegalLine(segments, recipient);
+      out.push(nameCandidate(whole.text, whole.tokens, 0.45, 'recipient-block'));
     }
   }
   // Letters with a window: a small sender line ("Supplier GmbH ● Street 1 ● City") over the recipient.
@@ -1440,7 +1465,8 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
             )
           : next;
       if (named && isNameLike(named.text) && !isStreetLine(named)) {
-        out.push(nameCandidate(named.text, named.tokens, 0.55, 'window-address'));
+        const whole = withLegalLine(segments, named);
+        out.push(nameCandidate(whole.text, whole.tokens, 0.55, 'window-address'));
         break;
       }
     }
