@@ -132,6 +132,8 @@ function segmentsOf(view: DocumentView, pageNum: number): Segment[] {
   for (const row of view.rows) {
     if (row.pageNum !== pageNum) continue;
     const parts: ViewToken[][] = [];
+    // The dash that ended each part, if a dash did.
+    const dashAfter: Array<ViewToken | undefined> = [];
     let current: ViewToken[] = [];
     let previous: ViewToken | undefined;
     for (const token of row.tokens) {
@@ -139,12 +141,23 @@ function segmentsOf(view: DocumentView, pageNum: number): Segment[] {
       // OCR reads a thin letter (l, I) as "|": only a printed line's "|" separates.
       const separator = SEPARATORS.test(token.text) && !(token.text === '|' && token.source === 'ocr');
       if (separator || gap > SEGMENT_GAP) {
-        if (current.length > 0) parts.push(current);
+        if (current.length > 0) {
+          parts.push(current);
+          dashAfter.push(separator && /^[-–]$/.test(token.text) ? token : undefined);
+        }
         current = separator ? [] : [token];
       } else current.push(token);
       previous = token;
     }
     if (current.length > 0) parts.push(current);
+    // A company's name in two parts about a dash, the second its trade and legal form ("Quinta do Vale
+    // Escuro - Sociedade Agrícola, Lda."): one segment.
+    for (let i = parts.length - 2; i >= 0; i--) {
+      const [a, b] = [parts[i]!, parts[i + 1]!];
+      const dash = dashAfter[i];
+      if (dash && b.length <= 4 && hasLegalForm(a) < 0 && isLegalAt(b, b.length - 1))
+        parts.splice(i, 2, [...a, dash, ...b]);
+    }
     parts.forEach((part, i) => {
       const text = part.map((t) => t.text).join(' ');
       const order = segments.length;

@@ -255,6 +255,16 @@ describe("the supplier's name and address", () => {
     expect(units.supplierAddress[0]?.value).toBe('G.23 & G.22, PLAZA SETIA, NO.1 JALAN SS 9/1');
   });
 
+  it('keeps a company\'s name whole about a dash before its trade and legal form ("Quinta do Vale Escuro - Vinhos, Lda.")', () => {
+    const parties = partiesOf([
+      'Quinta do Vale Escuro - Vinhos, Lda.',
+      'Lugar de Vale Escuro',
+      '5050-301 Peso da Régua',
+      'TOTAL 12,00',
+    ]);
+    expect(parties.supplierName[0]?.value).toBe('Quinta do Vale Escuro - Vinhos, Lda.');
+  });
+
   it("ends an address before Italy's P.IVA line and a shop's 'Punto vendita n.' line", () => {
     const parties = partiesOf([
       'Borgoverde Distribuzione S.r.l.',
