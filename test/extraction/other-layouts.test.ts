@@ -14,6 +14,7 @@ import {
   type Extracted,
 } from '../helpers/make-invoices.js';
 import { probePages, probeSet } from '../helpers/probe-cases.js';
+import type { TableValue } from '../../src/extraction/types.js';
 
 const engine = textOnlyEngine();
 afterAll(() => engine.close());
@@ -2433,5 +2434,13 @@ describe('receipts of other sources, in columns', () => {
     expect((await extractPages(engine, probePages(probe))).value('document.customerName')).toBe(
       'Kanzlei Mag. Reisinger & Partner Rechtsanwälte OG',
     );
+  });
+
+  it("a distributor's item table: the shipped quantity billed, 'EXTENSION' the line's amount", async () => {
+    const probe = probeSet('invoices-m').find((c) => c.name === 'us-janitorial-wholesaler-erp-18-rows')!;
+    const table = (await extractPages(engine, probePages(probe))).value('invoice.lineitems') as TableValue;
+    expect(table.rows).toHaveLength(18);
+    expect(table.types![table.headers.indexOf('SHIPPED')]).toBe('quantity');
+    expect(table.types![table.headers.indexOf('EXTENSION')]).toBe('amount');
   });
 });

@@ -53,6 +53,8 @@ add('description', [
 ]);
 add('quantity', [
   'qty',
+  // A distributor's shipped quantity, billed ("ORDERED  SHIPPED  B/O").
+  'shipped',
   'quantity',
   'menge',
   'anzahl',
@@ -116,6 +118,8 @@ add('amount', [
   'amount',
   // A statement's or a utility's: "Charges", the line's amount before what insurers paid.
   'charges',
+  // A distributor's line amount ("UNIT PRICE  EXTENSION").
+  'extension',
   'total',
   'betrag',
   'summe',
