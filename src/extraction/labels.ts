@@ -77,6 +77,9 @@ export const LABELS: Record<string, LabelSet> = {
       'total inc',
       'total including',
       'total inclusive',
+      // A law firm's or a statement's: "Total this invoice" (fees and disbursements, before a retainer).
+      'total this invoice',
+      'total for this invoice',
       'total (inclusive of gst)',
       'total incl. gst',
       'total inc gst',
@@ -202,6 +205,11 @@ export const LABELS: Record<string, LabelSet> = {
       'total quantity',
       'total items',
       'total item',
+      // Counts of hours and units: "Total hours: 14.5".
+      'total hours',
+      'total hrs',
+      'total units',
+      'total units shipped',
       'total discount',
       'total savings',
       'sub total',

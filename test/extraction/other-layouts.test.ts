@@ -2443,4 +2443,23 @@ describe('receipts of other sources, in columns', () => {
     expect(table.types![table.headers.indexOf('SHIPPED')]).toBe('quantity');
     expect(table.types![table.headers.indexOf('EXTENSION')]).toBe('amount');
   });
+
+  it("a law firm's 'Total this invoice' is the total, before its retainer; 'Total hours: 14.5' counts hours", async () => {
+    const s = sheet();
+    s.put(54, 60, 'WHITCOMBE LANGLEY & ORTIZ LLP', 14, true);
+    s.put(140, 369, 'Total hours: 14.5', 8.5);
+    s.put(380, 369, 'Total fees', 8.5, true);
+    s.put(523, 369, '5,070.50', 8.5, true);
+    s.put(380, 444, 'Total disbursements', 8.5, true);
+    s.put(530, 444, '473.50', 8.5, true);
+    s.put(360, 476, 'Total this invoice', 9);
+    s.put(523, 476, '5,544.00', 9);
+    s.put(360, 508, 'Less: retainer applied', 9);
+    s.put(517, 508, '(2,500.00)', 9);
+    s.put(360, 530, 'BALANCE DUE', 10, true);
+    s.put(511, 530, '$3,044.00', 10, true);
+    const doc = await extractLines(engine, s.lines, ['invoices:2']);
+    expectValues(doc, { 'invoice.total': '5544.00', 'invoice.amountDue': '3044.00' });
+    expect(doc.field('invoice.total').candidates?.map((c) => c.value)).not.toContain('14.50');
+  });
 });
