@@ -445,7 +445,8 @@ const NUMBER_WORD = /^(?:nr|no|n|n°|nº|num|nummer|number)\.?:?$/i;
  * label, and the label again in another language after a slash ("Bon de commande / PO: FLM-7716").
  */
 /** A term code of the European e-invoice standard (EN 16931): "(BT-112)", "[BT-44]", "(BT-38/37)". */
-const TERM_CODE = /^[([]?B[TG]-\d+(\/\d+)?[)\]]?:?$/;
+// (In its brackets, of three digits at most: a number "BT-77120" is an invoice's, not a term's.)
+const TERM_CODE = /^[([]B[TG]-\d{1,3}(\/\d{1,3})?[)\]]:?$/;
 
 /** Whether a printed word is an e-invoice viewer's term code ("(BT-27)"), part of a label. */
 export function isTermCode(text: string): boolean {

@@ -4,7 +4,7 @@
  * the plain scan it replaced, kept below as the reference: every phrase tried at every position.
  */
 import { describe, expect, it } from 'vitest';
-import { findLabels, type LabelHit } from '../../src/extraction/label-search.js';
+import { findLabels, isTermCode, type LabelHit } from '../../src/extraction/label-search.js';
 import { LABELS, type LabelSet } from '../../src/extraction/labels.js';
 import { createView, keyOf, type DocumentView, type Row } from '../../src/extraction/view.js';
 import { mulberry32 as random } from '../helpers/random.js';
@@ -238,5 +238,19 @@ describe('findLabels', () => {
       // Asked again, the same hits.
       expect(summary(findLabels(view, set)), name).toEqual(expected);
     }
+  });
+});
+
+describe('term codes of e-invoice viewers', () => {
+  it.each([
+    ['(BT-112)', true],
+    ['[BT-44]', true],
+    ['(BT-38/37)', true],
+    ['(BG-5):', true],
+    ['BT-77120', false],
+    ['(BT-77120)', false],
+    ['BT-1', false],
+  ])('%s is a term code: %s', (text, expected) => {
+    expect(isTermCode(text)).toBe(expected);
   });
 });
