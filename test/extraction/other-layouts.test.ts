@@ -1130,10 +1130,9 @@ describe('layouts of other sources', () => {
       'document.supplierAddress': '1840 N Cedar St, Suite 210, Fort Collins, CO 80524',
     });
     // The whole invoice of the probe set it came from, whose slip's name ranks first ("Remit to:").
-    const probe = probeSet('invoices-i').find((c) => c.name === 'us-clinic-patient-balance')!;
-    expect((await extractPages(engine, probePages(probe))).value('document.supplierAddress')).toBe(
-      '1840 N Cedar St, Suite 210, Fort Collins, CO 80524',
-    );
+    expect(
+      (await readProbe('invoices-i', 'us-clinic-patient-balance')).value('document.supplierAddress'),
+    ).toBe('1840 N Cedar St, Suite 210, Fort Collins, CO 80524');
   });
 
   it("a window letter's recipient: under the small sender line, not under the logo's slogan", async () => {
@@ -1652,6 +1651,13 @@ describe('receipts of other sources', () => {
 });
 
 /** A till receipt in two columns: `[label]` alone or `[label, amount]` with the amount at the right margin. */
+/** A probe set's document, read as the probe test reads it. */
+async function readProbe(set: string, name: string): Promise<Extracted> {
+  const probe = probeSet(set).find((c) => c.name === name);
+  if (!probe) throw new Error(`No probe document ${set}/${name}`);
+  return extractPages(engine, probePages(probe));
+}
+
 function till(rows: Array<[string] | [string, string] | [string, string, number]>) {
   const s = sheet();
   rows.forEach(([text, amount, size], i) => {
@@ -2303,17 +2309,13 @@ describe('receipts of other sources, in columns', () => {
   });
 
   it('a name under "Invoice To:" whose other party\'s heading is far right on its row, the name printed again under that', async () => {
-    const probe = probeSet('invoices-m').find((c) => c.name === 'uk-fasteners-two-page-totals-on-p2')!;
-    expect((await extractPages(engine, probePages(probe))).value('document.customerName')).toBe(
-      'Aldwark Engineering Services Ltd',
-    );
+    expect(
+      (await readProbe('invoices-m', 'uk-fasteners-two-page-totals-on-p2')).value('document.customerName'),
+    ).toBe('Aldwark Engineering Services Ltd');
   });
 
   it("a Gutschrift's number under 'Gutschrift-Nr.:', not its invoice's after 'zu Rechnung Nr.'; the refund's IBAN 'auf Ihr Konto' is the customer's", async () => {
-    const probe = probeSet('invoices-m').find(
-      (c) => c.name === 'de-gutschrift-credit-note-customer-iban-noise',
-    )!;
-    const doc = await extractPages(engine, probePages(probe));
+    const doc = await readProbe('invoices-m', 'de-gutschrift-credit-note-customer-iban-noise');
     expect(doc.value('document.referenceNo')).toBe('GS-24-00087');
     expect(doc.value('bank.iban')).toBe('DE19520604100004418207');
   });
@@ -2347,8 +2349,7 @@ describe('receipts of other sources, in columns', () => {
   });
 
   it("a customer's code in a row of headings ('Cód. cliente  Agente') labels no name; the name under 'Cliente'", async () => {
-    const probe = probeSet('invoices-m').find((c) => c.name === 'es-distribuidor-iva-recargo-equivalencia')!;
-    const doc = await extractPages(engine, probePages(probe));
+    const doc = await readProbe('invoices-m', 'es-distribuidor-iva-recargo-equivalencia');
     expect(doc.value('document.customerName')).toBe('Josep Ferrer Lloret');
   });
 
@@ -2375,16 +2376,14 @@ describe('receipts of other sources, in columns', () => {
   });
 
   it("an e-invoice viewer's seller: its name and address lines without their labels and term codes ('Firmenname (BT-27)', 'PLZ / Ort (BT-38/37)')", async () => {
-    const probe = probeSet('invoices-n').find((c) => c.name === 'de-xrechnung-visualisation-bt-codes')!;
-    expectValues(await extractPages(engine, probePages(probe)), {
+    expectValues(await readProbe('invoices-n', 'de-xrechnung-visualisation-bt-codes'), {
       'document.supplierName': 'Kühne & Sohn Gebäudetechnik GmbH',
       'document.supplierAddress': 'Hafenstraße 31, 28217 Bremen',
     });
   });
 
   it("a FatturaPA rendering's order under 'Dati ordine d'acquisto - Id documento:', its own number under 'Numero documento'", async () => {
-    const probe = probeSet('invoices-n').find((c) => c.name === 'it-fatturapa-cassa-ritenuta')!;
-    expectValues(await extractPages(engine, probePages(probe)), {
+    expectValues(await readProbe('invoices-n', 'it-fatturapa-cassa-ritenuta'), {
       'document.referenceNo': '47/2024',
       'invoice.purchaseOrderNo': 'ODA-2024-0215',
     });
@@ -2430,15 +2429,15 @@ describe('receipts of other sources, in columns', () => {
   });
 
   it("a window letter's recipient whose legal form ends the line under its name ('Rechtsanwälte OG')", async () => {
-    const probe = probeSet('invoices-n').find((c) => c.name === 'at-buerotechnik-seller-right-jaenner')!;
-    expect((await extractPages(engine, probePages(probe))).value('document.customerName')).toBe(
-      'Kanzlei Mag. Reisinger & Partner Rechtsanwälte OG',
-    );
+    expect(
+      (await readProbe('invoices-n', 'at-buerotechnik-seller-right-jaenner')).value('document.customerName'),
+    ).toBe('Kanzlei Mag. Reisinger & Partner Rechtsanwälte OG');
   });
 
   it("a distributor's item table: the shipped quantity billed, 'EXTENSION' the line's amount", async () => {
-    const probe = probeSet('invoices-m').find((c) => c.name === 'us-janitorial-wholesaler-erp-18-rows')!;
-    const table = (await extractPages(engine, probePages(probe))).value('invoice.lineitems') as TableValue;
+    const table = (await readProbe('invoices-m', 'us-janitorial-wholesaler-erp-18-rows')).value(
+      'invoice.lineitems',
+    ) as TableValue;
     expect(table.rows).toHaveLength(18);
     expect(table.types![table.headers.indexOf('SHIPPED')]).toBe('quantity');
     expect(table.types![table.headers.indexOf('EXTENSION')]).toBe('amount');
