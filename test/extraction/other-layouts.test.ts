@@ -2461,4 +2461,18 @@ describe('receipts of other sources, in columns', () => {
     expectValues(doc, { 'invoice.total': '5544.00', 'invoice.amountDue': '3044.00' });
     expect(doc.field('invoice.total').candidates?.map((c) => c.value)).not.toContain('14.50');
   });
+
+  it("an order's date after its number on one line ('PO Reference: NRPL/IT/2024/118 dated 12/03/2024') is not the invoice's", async () => {
+    const s = sheet();
+    s.put(40, 60, 'Kaveri Digital Solutions Pvt. Ltd.', 14, true);
+    s.put(300, 100, 'Invoice No:', 8.5);
+    s.put(375, 100, 'KDS/24-25/0031', 8.5);
+    s.put(300, 112, 'Invoice Date:', 8.5);
+    s.put(375, 112, '03/04/2024', 8.5);
+    s.put(300, 136, 'PO Reference:', 8.5);
+    s.put(375, 136, 'NRPL/IT/2024/118 dated 12/03/2024', 8.5);
+    s.put(380, 500, 'Total', 9, true);
+    s.put(500, 500, '1,18,000.00', 9, true);
+    expect((await extractLines(engine, s.lines, ['invoices:2'])).value('document.date')).toBe('2024-04-03');
+  });
 });

@@ -10,11 +10,17 @@ export function findDates(
   hints: DocumentHints,
 ): { date: Candidate[]; dueDate: Candidate[]; paymentDate: Candidate[] } {
   const read = READERS.date!;
+  // An order's number and its date on one line ("PO Reference: NRPL/IT/2024/118 dated 12/03/2024",
+  // "Auftrag-Nr. A-24-1177 vom 27.03.2024"): the date a connecting word gives there is the order's.
+  const orderLabels = findLabels(view, LABELS.purchaseOrderNo!);
+  const ordersDate = (hit: LabelHit): boolean =>
+    CONNECTING.has(hit.phrase) &&
+    orderLabels.some((order) => order.row === hit.row && order.end <= hit.start);
   const labelled = (set: string): Candidate[] =>
     findLabels(view, LABELS[set]!).flatMap((hit) => {
       // (Five words: "4 de abril de 2024".)
       const found = valuesNear(view, hit, read, hints, { maxTokens: 5, below: true });
-      return set === 'date' && isQualified(view, hit)
+      return set === 'date' && (isQualified(view, hit) || ordersDate(hit))
         ? found.map((c) => ({ ...c, score: c.score * 0.5, source: `${c.source}+qualified` }))
         : found;
     });
@@ -70,6 +76,9 @@ export function findDates(
     paymentDate: mergeDates(doubt(paymentDate)),
   };
 }
+
+/** Words that join a date to what comes before it: "dated", "vom", "du", "del". */
+const CONNECTING = new Set(['dated', 'vom', 'du', 'del', 'dd']);
 
 /** Words that say "date" alone; printed with another word next to them they name some other date. */
 const BARE_DATE = new Set(['date', 'datum', 'data', 'fecha', 'kuupäev', 'kuupaev', 'tarih']);
