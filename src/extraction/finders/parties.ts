@@ -854,6 +854,8 @@ function addressAfter(
   // ("- SAS au capital de 2 000 000 € - RCS Lille").
   const stop = whole.findIndex(
     (t, i) =>
+      // A telephone number of bare digit groups ("· 09 298 44 10 ·").
+      whole.slice(i, i + 3).filter((x) => /^\d{2,4}$/.test(x.text)).length === 3 ||
       CONTACT.test(t.text) ||
       DOMAIN.test(t.text) ||
       TAX_LINE.test(t.key) ||

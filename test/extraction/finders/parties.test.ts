@@ -265,6 +265,14 @@ describe("the supplier's name and address", () => {
     expect(parties.supplierName[0]?.value).toBe('Quinta do Vale Escuro - Vinhos, Lda.');
   });
 
+  it("ends an address on its name's line before a telephone number of bare digit groups", () => {
+    const parties = partiesOf([
+      'Datalijn Vlaanderen BV · Kortrijksesteenweg 1044, 9051 Gent · 09 298 44 10 · www.datalijn.be',
+      'TOTAAL 12,00',
+    ]);
+    expect(parties.supplierAddress[0]?.value).toBe('Kortrijksesteenweg 1044, 9051 Gent');
+  });
+
   it("ends an address before Italy's P.IVA line and a shop's 'Punto vendita n.' line", () => {
     const parties = partiesOf([
       'Borgoverde Distribuzione S.r.l.',
