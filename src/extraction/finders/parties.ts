@@ -227,11 +227,13 @@ function isAddressLine(segment: Segment): boolean {
   if (LABELLED.test(segment.text.replace(/\bno\.?\s*:/gi, ''))) return false;
   if (
     CONTACT.test(segment.text) ||
-    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|terminal|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura|ticket|beleg|kassenbon|quittung|scontrino|ricevuta|recibo)\b/i.test(
+    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura|ticket|beleg|kassenbon|quittung|scontrino|ricevuta|recibo)\b/i.test(
       segment.text,
     )
   )
     return false;
+  // A card terminal's line ("TERMINAL # SC010584", "Terminal-ID 60318842"), not an airport's "Terminal 2".
+  if (/\bterminal(?:-id)?\b\s*(?:#|id\b|no\b|nr\b|:|\d{3,})/i.test(segment.text)) return false;
   // (Words OCR glued with a comma count each: "GK101,GND FLR,ONE UTAMA".)
   const words = segment.tokens.flatMap((t) => t.key.split(/[,;]+/u)).filter((w) => w.length > 0);
   const addressWord = words.some((w) => ADDRESS.has(w) || STREET_COMPOUND.test(w));

@@ -273,6 +273,25 @@ describe("the supplier's name and address", () => {
     expect(parties.supplierAddress[0]?.value).toBe('Kortrijksesteenweg 1044, 9051 Gent');
   });
 
+  it("keeps an airport's 'Terminal 2' in an address, and no card terminal's line", () => {
+    const airport = partiesOf([
+      'SKYSIDE NEWS LTD',
+      'Unit 14, Airside Departures, Terminal 2',
+      'Manchester Airport, Manchester M90 1QX',
+      'TOTAL 10.28',
+    ]);
+    expect(airport.supplierAddress[0]?.value).toBe(
+      'Unit 14, Airside Departures, Terminal 2, Manchester Airport, Manchester M90 1QX',
+    );
+    const till = partiesOf([
+      'KIOSK PLUS LTD',
+      '14 Station Road, Leeds LS1 4DY',
+      'TERMINAL # SC010584',
+      'TOTAL 4.20',
+    ]);
+    expect(till.supplierAddress[0]?.value).toBe('14 Station Road, Leeds LS1 4DY');
+  });
+
   it("ends an address before Italy's P.IVA line and a shop's 'Punto vendita n.' line", () => {
     const parties = partiesOf([
       'Borgoverde Distribuzione S.r.l.',
