@@ -232,8 +232,6 @@ function isAddressLine(segment: Segment): boolean {
     )
   )
     return false;
-  // A card terminal's line ("TERMINAL # SC010584", "Terminal-ID 60318842"), not an airport's "Terminal 2".
-  if (/\bterminal(?:-id)?\b\s*(?:#|id\b|no\b|nr\b|:|\d{3,})/i.test(segment.text)) return false;
   // (Words OCR glued with a comma count each: "GK101,GND FLR,ONE UTAMA".)
   const words = segment.tokens.flatMap((t) => t.key.split(/[,;]+/u)).filter((w) => w.length > 0);
   const addressWord = words.some((w) => ADDRESS.has(w) || STREET_COMPOUND.test(w));

@@ -273,7 +273,7 @@ describe("the supplier's name and address", () => {
     expect(parties.supplierAddress[0]?.value).toBe('Kortrijksesteenweg 1044, 9051 Gent');
   });
 
-  it("keeps an airport's 'Terminal 2' in an address, and no card terminal's line", () => {
+  it("keeps an airport's 'Terminal 2' in an address, and no card terminal's number", () => {
     const airport = partiesOf([
       'SKYSIDE NEWS LTD',
       'Unit 14, Airside Departures, Terminal 2',
