@@ -435,15 +435,11 @@ export interface NearOptions {
  * Marks between a label and its value, and the term codes of e-invoice renderings ("Invoice number
  * (BT-1)", "Seller (BG-4)").
  */
-const SEPARATOR = /^(?:[:#\-–=./]+|\(B[TG]-\d+(?:\/\d+)?\):?)$/u;
+const SEPARATOR = /^[:#\-–=./]+$/u;
 
 /** A number's word after its label ("Ihre Bestellung Nr. 24-118", "Buyer's Order No. 339"): no value. */
 const NUMBER_WORD = /^(?:nr|no|n|n°|nº|num|nummer|number)\.?:?$/i;
 
-/**
- * Words between a label and its value that are neither: separators, a number's word right after the
- * label, and the label again in another language after a slash ("Bon de commande / PO: FLM-7716").
- */
 /** A term code of the European e-invoice standard (EN 16931): "(BT-112)", "[BT-44]", "(BT-38/37)". */
 // (In its brackets, of three digits at most: a number "BT-77120" is an invoice's, not a term's.)
 const TERM_CODE = /^[([]B[TG]-\d{1,3}(\/\d{1,3})?[)\]]:?$/;
@@ -453,13 +449,17 @@ export function isTermCode(text: string): boolean {
   return TERM_CODE.test(text);
 }
 
+/**
+ * Words between a label and its value that are neither: separators, an e-invoice viewer's term code
+ * ("Factuurnummer [BT-1]  2024/0419"), a number's word right after the label, and the label again in
+ * another language after a slash ("Bon de commande / PO: FLM-7716").
+ */
 function betweenLabelAndValue(right: readonly ViewToken[], i: number): boolean {
   const text = right[i]!.text;
   return (
     SEPARATOR.test(text) ||
+    isTermCode(text) ||
     (i === 0 && NUMBER_WORD.test(text)) ||
-    // An e-invoice viewer's term code after its label: "Gesamtbetrag mit USt. (BT-112)  4.834,14".
-    (i === 0 && TERM_CODE.test(text)) ||
     (i === 1 && right[0]!.text === '/' && /^\p{L}[\p{L}.]*:$/u.test(text))
   );
 }

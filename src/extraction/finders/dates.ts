@@ -77,8 +77,8 @@ export function findDates(
   };
 }
 
-/** Words that join a date to what comes before it: "dated", "vom", "du", "del". */
-const CONNECTING = new Set(['dated', 'vom', 'du', 'del', 'dd']);
+/** Date labels that join a date to what comes before it: "dated", "vom", "du". */
+const CONNECTING = new Set(['dated', 'vom', 'du']);
 
 /** Words that say "date" alone; printed with another word next to them they name some other date. */
 const BARE_DATE = new Set(['date', 'datum', 'data', 'fecha', 'kuupäev', 'kuupaev', 'tarih']);
