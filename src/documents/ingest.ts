@@ -62,6 +62,7 @@ export async function ingestDocument(
               1,
               deps,
               options,
+              () => deps.images.decode(file.content, { maxPixels: options.maxPixels, channel: 'lightest' }),
             ),
           ];
   const layer = assembleTokenLayer(file.fileId, file.mediaType, pages);
@@ -104,6 +105,8 @@ async function ingestImage(
   pageNum: number,
   deps: IngestDeps,
   options: IngestOptions,
+  /** The image decoded from its lightest channel, for a second reading (a photo's own colours). */
+  lightest?: () => Promise<GreyImage>,
 ): Promise<PageContent> {
   const page: Page = {
     pageNum,
@@ -121,6 +124,7 @@ async function ingestImage(
     detectOrientation: true,
     pageSegmentationMode: IMAGE_SEGMENTATION,
     secondReadingBelow: options.secondReadingBelow ?? 0,
+    ...(lightest ? { lightest } : {}),
   });
   page.source = 'ocr';
   page.ocrCorrection = { ...region.correction, dpi: 0 };

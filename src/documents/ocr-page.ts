@@ -4,7 +4,12 @@ import { compose, mapBox, scaleMap, undoRightAngle, undoRotation, type PointMap 
 import { layoutWords, type FrameBox } from './layout.js';
 import { analysePageGeometry } from './orientation.js';
 import { rotateRightAngle } from './raster.js';
-import { MAX_SECOND_READING_PIXELS, readingQuality, sauvolaBinarise } from './second-reading.js';
+import {
+  hasColouredMarks,
+  MAX_SECOND_READING_PIXELS,
+  readingQuality,
+  sauvolaBinarise,
+} from './second-reading.js';
 
 /** Words, lines and blocks of one recognised region, boxes in pixels of the image as given. */
 export interface RecognisedRegion {
@@ -56,20 +61,27 @@ export async function recognisePage(
      * a locally thresholded image (src/documents/second-reading.ts), given as `second`. 0: never.
      */
     secondReadingBelow?: number;
+    /**
+     * The same image decoded from its lightest colour channel (coloured stamps and pen marks as light
+     * as the paper), the source of the second reading when given: read only when one is needed.
+     */
+    lightest?: () => Promise<GreyImage>;
   },
 ): Promise<RecognisedRegion> {
   const geometry = analysePageGeometry(image);
   const ink = geometry.ink;
   if (ink < 0.0005) return { blocks: [], correction: { rightAngle: 0, skew: 0 }, ink };
 
-  let working = image;
   let toGiven: PointMap = (x, y) => [x, y];
   let dpi = options.dpi;
   const factor = resolutionFactor(geometry.lineHeight, Math.min(image.width, image.height));
+  const width = Math.round(image.width * factor);
+  const height = Math.round(image.height * factor);
+  // The image at recognition size (the same steps serve the lightest channel's image).
+  const scaled = (from: GreyImage): Promise<GreyImage> | GreyImage =>
+    factor === 1 ? from : deps.images.resize(from, width, height);
+  const working = await scaled(image);
   if (factor !== 1) {
-    const width = Math.round(image.width * factor);
-    const height = Math.round(image.height * factor);
-    working = await deps.images.resize(image, width, height);
     toGiven = scaleMap(image.width / width, image.height / height);
     if (dpi) dpi *= factor;
   }
@@ -97,12 +109,18 @@ export async function recognisePage(
       ? {}
       : { pageSegmentationMode: options.pageSegmentationMode }),
   };
+  // The working image turned upright for one reading; the same for the lightest channel's image.
+  const turnedUpright = async (
+    from: GreyImage,
+    rightAngle: 0 | 90 | 180 | 270,
+  ): Promise<{ turned: GreyImage; upright: GreyImage }> => {
+    const turned = rotateRightAngle(from, rightAngle);
+    return { turned, upright: skew === 0 ? turned : await deps.images.rotate(turned, -skew) };
+  };
   for (const rightAngle of readings) {
-    const turned = rotateRightAngle(working, rightAngle);
-    let upright = turned;
+    const { turned, upright } = await turnedUpright(working, rightAngle);
     let toWorking = undoRightAngle(rightAngle, working.width, working.height);
     if (skew !== 0) {
-      upright = await deps.images.rotate(turned, -skew);
       toWorking = compose(
         undoRotation(-skew, turned.width, turned.height, upright.width, upright.height),
         toWorking,
@@ -123,11 +141,20 @@ export async function recognisePage(
     ink,
   };
   const { upright } = best;
+  const rightAngle = best.rightAngle;
+  // A photo with coloured marks is read the second time from its lightest channel, a stamp over the
+  // print gone; a grey one (or an image of another size, which should not happen) as it was read.
+  const lightestUpright = async (): Promise<GreyImage> => {
+    const lightest = await options.lightest?.();
+    if (!lightest || !hasColouredMarks(image, lightest)) return upright;
+    return (await turnedUpright(await scaled(lightest), rightAngle)).upright;
+  };
   if (
     best.mean < (options.secondReadingBelow ?? 0) &&
     upright.width * upright.height <= MAX_SECOND_READING_PIXELS
   ) {
-    const second = await deps.ocr.recognize(sauvolaBinarise(upright), recogniseOptions);
+    const source = await lightestUpright();
+    const second = await deps.ocr.recognize(sauvolaBinarise(source), recogniseOptions);
     region.second = wordBlocks(second, toImage);
   }
   return region;

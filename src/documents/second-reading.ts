@@ -67,6 +67,26 @@ export function sauvolaBinarise(image: GreyImage, options: { window?: number; k?
   return { width, height, data: out };
 }
 
+/** A pixel whose lightest channel is this much lighter than its luma is coloured ink... */
+const COLOURED = 64;
+/** ...and an image with at least this share of such pixels carries coloured marks. */
+const COLOURED_SHARE = 0.001;
+
+/**
+ * Whether an image carries coloured ink (a stamp, a pen mark, a coloured logo): `lightest` is the same
+ * image decoded from each pixel's lightest channel, `luma` by its luma. A grey photo's two decodings
+ * differ only by the JPEG's colour noise, and its second reading stays the luma's.
+ */
+export function hasColouredMarks(luma: GreyImage, lightest: GreyImage): boolean {
+  if (luma.width !== lightest.width || luma.height !== lightest.height) return false;
+  const needed = Math.max(1, Math.ceil(luma.data.length * COLOURED_SHARE));
+  let coloured = 0;
+  for (let i = 0; i < luma.data.length; i++) {
+    if (lightest.data[i]! - luma.data[i]! >= COLOURED && ++coloured >= needed) return true;
+  }
+  return false;
+}
+
 /** How much readable text a recognition produced: letters and digits weighted by confidence. */
 export function readingQuality(words: readonly OcrWord[]): { score: number; mean: number; chars: number } {
   let chars = 0;

@@ -70,3 +70,68 @@ describe('recognisePage: resolution chosen per page', () => {
     expect(ocr.seen[0]!.width).toBe(page.width);
   });
 });
+
+describe('recognisePage: the second reading of a colour photo', () => {
+  const images = defaultImageBackend();
+
+  /** A page of print with, in the luma image, a dark band across it (a stamp) that the lightest channel lacks. */
+  async function stampedPage(): Promise<{ luma: GreyImage; lightest: GreyImage }> {
+    const lightest = await renderPdfPage(await makeTextPdf([{ lines: INVOICE_LINES }]), 150);
+    const luma = { ...lightest, data: lightest.data.slice() };
+    const y0 = Math.round(lightest.height * 0.4);
+    for (let y = y0; y < y0 + 40; y++) luma.data.fill(90, y * luma.width, (y + 1) * luma.width);
+    return { luma, lightest };
+  }
+
+  const band = (image: GreyImage): number => {
+    // Share of black pixels in the band's rows (the band is 40 rows from 40 % of the height down).
+    const y0 = Math.round(image.height * 0.4) + 5;
+    let black = 0;
+    for (let i = y0 * image.width; i < (y0 + 30) * image.width; i++) if (image.data[i]! < 128) black++;
+    return black / (30 * image.width);
+  };
+
+  it('is read from the lightest channel when the caller gives it, only when a second reading is made', async () => {
+    const backend = await images;
+    const { luma, lightest } = await stampedPage();
+    let decoded = 0;
+    const source = (): Promise<GreyImage> => {
+      decoded++;
+      return Promise.resolve(lightest);
+    };
+    const ocr = recordingOcr();
+    const region = await recognisePage(
+      luma,
+      { ocr, images: backend },
+      { detectOrientation: false, secondReadingBelow: 1, lightest: source },
+    );
+    expect(ocr.seen).toHaveLength(2);
+    expect(region.second).toBeDefined();
+    // The first reading saw the band; the second, thresholded from the lightest channel, does not.
+    expect(band(ocr.seen[0]!)).toBeGreaterThan(0.9);
+    expect(band(ocr.seen[1]!)).toBeLessThan(0.2);
+    expect([ocr.seen[1]!.width, ocr.seen[1]!.height]).toEqual([ocr.seen[0]!.width, ocr.seen[0]!.height]);
+    expect(decoded).toBe(1);
+
+    // No second reading asked for: the lightest image is never decoded.
+    const once = recordingOcr();
+    await recognisePage(luma, { ocr: once, images: backend }, { detectOrientation: false, lightest: source });
+    expect(once.seen).toHaveLength(1);
+    expect(decoded).toBe(1);
+  });
+
+  it('without the lightest channel, or with one of another size, is read from the page as recognised', async () => {
+    const backend = await images;
+    const { luma, lightest } = await stampedPage();
+    for (const source of [undefined, () => Promise.resolve({ ...lightest, width: lightest.width - 1 })]) {
+      const ocr = recordingOcr();
+      await recognisePage(
+        luma,
+        { ocr, images: backend },
+        { detectOrientation: false, secondReadingBelow: 1, ...(source ? { lightest: source } : {}) },
+      );
+      expect(ocr.seen).toHaveLength(2);
+      expect(band(ocr.seen[1]!)).toBeGreaterThan(0.5);
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { otsuThreshold } from '../../src/documents/raster.js';
-import { readingQuality, sauvolaBinarise } from '../../src/documents/second-reading.js';
+import { hasColouredMarks, readingQuality, sauvolaBinarise } from '../../src/documents/second-reading.js';
 import type { GreyImage } from '../../src/ports/image-backend.js';
 
 /**
@@ -46,5 +46,34 @@ describe('reading quality', () => {
     const q = readingQuality([word('TOTAL', 0.9), word('12.50', 0.5), word('---', 0.1)]);
     expect(q.chars).toBe(9);
     expect(q.mean).toBeCloseTo((5 * 0.9 + 4 * 0.5) / 9, 6);
+  });
+});
+
+describe('coloured marks: an image decoded by luma and by its lightest channel', () => {
+  const image = (width: number, height: number, value: number): GreyImage => ({
+    width,
+    height,
+    data: new Uint8Array(width * height).fill(value),
+  });
+
+  it('a grey photo (the two decodings apart by JPEG colour noise only) has none', () => {
+    const luma = image(100, 100, 200);
+    const lightest = { ...luma, data: luma.data.map((v, i) => Math.min(255, v + (i % 7) * 6)) };
+    expect(hasColouredMarks(luma, lightest)).toBe(false);
+  });
+
+  it('a red stamp of a thousandth of the pixels or more is one; fewer is not', () => {
+    const luma = image(100, 100, 250);
+    const lightest = image(100, 100, 250);
+    for (let i = 0; i < 9; i++) luma.data[i * 37] = 83; // red (215, 25, 35) by luma; 215 by its lightest channel
+    for (let i = 0; i < 9; i++) lightest.data[i * 37] = 215;
+    expect(hasColouredMarks(luma, lightest)).toBe(false);
+    luma.data[5000] = 83;
+    lightest.data[5000] = 215;
+    expect(hasColouredMarks(luma, lightest)).toBe(true);
+  });
+
+  it('images of different sizes are not compared', () => {
+    expect(hasColouredMarks(image(10, 10, 0), image(10, 11, 255))).toBe(false);
   });
 });

@@ -243,6 +243,48 @@ export function describeImageBackendContract(name: string, make: () => Promise<I
         });
       });
 
+      it("with channel 'lightest' keeps each pixel's lightest channel: coloured ink turns light, black stays", async () => {
+        const colours: [number, number, number][] = [
+          [220, 30, 40], // a red stamp
+          [20, 40, 200], // a blue pen
+          [0, 0, 0], // black print
+          [200, 100, 50],
+          [255, 255, 255],
+        ];
+        const canvas = createCanvas(colours.length * 10 + 10, 10);
+        const context = canvas.getContext('2d');
+        colours.forEach(([r, g, b], i) => {
+          context.fillStyle = `rgb(${r},${g},${b})`;
+          context.fillRect(i * 10, 0, 10, 10);
+        });
+        const png = await canvas.encode('png'); // the last 10 columns stay transparent
+        const image = await (await backend()).decode(png, { maxPixels: MAX_PIXELS, channel: 'lightest' });
+        expect([image.width, image.height]).toEqual([colours.length * 10 + 10, 10]);
+        colours.forEach(([r, g, b], i) => {
+          expect(
+            Math.abs(pixel(image, i * 10 + 5, 5) - Math.max(r, g, b)),
+            `colour ${i}`,
+          ).toBeLessThanOrEqual(1);
+        });
+        expect(pixel(image, colours.length * 10 + 5, 5)).toBe(255);
+        // The same bytes by luma: the stamp is dark there.
+        const luma = await toGrey(await backend(), png);
+        expect(pixel(luma, 5, 5)).toBeLessThan(100);
+      });
+
+      it("with channel 'lightest' decodes a grey JPEG as its grey", async () => {
+        const jpeg = await sampleJpeg();
+        const byLuma = await toGrey(await backend(), jpeg);
+        const byLightest = await (
+          await backend()
+        ).decode(jpeg, { maxPixels: MAX_PIXELS, channel: 'lightest' });
+        expect([byLightest.width, byLightest.height]).toEqual([byLuma.width, byLuma.height]);
+        let worst = 0;
+        for (let i = 0; i < byLuma.data.length; i++)
+          worst = Math.max(worst, Math.abs(byLuma.data[i]! - byLightest.data[i]!));
+        expect(worst).toBeLessThanOrEqual(8);
+      });
+
       it('shows transparent pixels on white', async () => {
         const canvas = createCanvas(40, 20);
         const context = canvas.getContext('2d');

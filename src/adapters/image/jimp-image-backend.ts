@@ -50,7 +50,11 @@ export function createJimpImageBackend(): ImageBackend {
           `The image is ${bitmap.width} x ${bitmap.height} pixels; the limit is ${options.maxPixels} pixels.`,
         );
       }
-      return { width: bitmap.width, height: bitmap.height, data: rgbaToGrey(bitmap.data) };
+      return {
+        width: bitmap.width,
+        height: bitmap.height,
+        data: rgbaToGrey(bitmap.data, options.channel === 'lightest' ? lightest : luma),
+      };
     },
 
     async rotate(image, degrees, background = 255) {
@@ -68,16 +72,18 @@ export function createJimpImageBackend(): ImageBackend {
   };
 }
 
-/** Luma (ITU-R BT.601 weights) of RGBA pixels, composited onto white where they are transparent. */
-function rgbaToGrey(rgba: Uint8Array): Uint8Array {
-  const grey = new Uint8Array(rgba.length >> 2);
-  for (let i = 0, j = 0; i < grey.length; i++, j += 4) {
-    const luma = 0.299 * (rgba[j] ?? 0) + 0.587 * (rgba[j + 1] ?? 0) + 0.114 * (rgba[j + 2] ?? 0);
+const luma = (r: number, g: number, b: number): number => 0.299 * r + 0.587 * g + 0.114 * b;
+const lightest = (r: number, g: number, b: number): number => Math.max(r, g, b);
+
+/** Grey values of RGBA pixels (`grey` of their channels), composited onto white where they are transparent. */
+function rgbaToGrey(rgba: Uint8Array, grey: (r: number, g: number, b: number) => number): Uint8Array {
+  const out = new Uint8Array(rgba.length >> 2);
+  for (let i = 0, j = 0; i < out.length; i++, j += 4) {
+    const value = grey(rgba[j] ?? 0, rgba[j + 1] ?? 0, rgba[j + 2] ?? 0);
     const alpha = rgba[j + 3] ?? 255;
-    const value = alpha === 255 ? luma : (luma * alpha + 255 * (255 - alpha)) / 255;
-    grey[i] = Math.round(value);
+    out[i] = Math.round(alpha === 255 ? value : (value * alpha + 255 * (255 - alpha)) / 255);
   }
-  return grey;
+  return out;
 }
 
 /**

@@ -43,14 +43,16 @@ export async function createSharpImageBackend(): Promise<ImageBackend | undefine
           failOn: 'truncated',
         })
           .rotate()
-          .flatten({ background: { r: 255, g: 255, b: 255 } })
+          .flatten({ background: { r: 255, g: 255, b: 255 } });
+        if (options.channel === 'lightest') return await lightestChannel(pipeline.toColourspace('srgb'));
+        const grey = pipeline
           // Gamma-space luma with the BT.601 weights, rounded, as the jimp backend computes it
           // (libvips' own b-w conversion weighs linear light and makes colours much lighter). sharp
           // works in sRGB, so grey inputs arrive here as three equal bands too.
           .recomb([LUMA, LUMA, LUMA])
           .linear(1, 0.5)
           .extractChannel(0);
-        return await toGreyImage(pipeline);
+        return await toGreyImage(grey);
       } catch (error) {
         throw toDecodeError(error, bytes, options.maxPixels);
       }
@@ -86,6 +88,17 @@ export async function createSharpImageBackend(): Promise<ImageBackend | undefine
       }
     },
   };
+}
+
+/** Runs a pipeline to 8-bit sRGB pixels and keeps the lightest of each pixel's three channels. */
+async function lightestChannel(pipeline: SharpPipeline): Promise<GreyImage> {
+  const { data, info } = await pipeline.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+  const grey = new Uint8Array(info.width * info.height);
+  const step = info.channels;
+  for (let i = 0, j = 0; i < grey.length; i++, j += step) {
+    grey[i] = step < 3 ? data[j]! : Math.max(data[j]!, data[j + 1]!, data[j + 2]!);
+  }
+  return { width: info.width, height: info.height, data: grey };
 }
 
 /** Runs a pipeline to 8-bit, one-channel raw pixels. */
