@@ -160,6 +160,55 @@ describe('amounts and dates chosen by the support of every reading', () => {
   });
 });
 
+describe('names: the reading that kept more of the name', () => {
+  const answer = (value: string, confidence: number) => ({ value, confidence });
+
+  it('gives the name that holds every word of the other and more, even when less confident', () => {
+    // A stamp over the name: the first reading kept its last word only.
+    const chosen = chooseAnswer(
+      answer('MARKET', 0.92),
+      [answer('FUYI MINI MARKET', 0.81)],
+      'name',
+      undefined,
+    );
+    expect(chosen).toMatchObject({
+      answer: { value: 'FUYI MINI MARKET' },
+      confidence: 0.81,
+      agreement: 'disagree',
+    });
+    // And the other way round.
+    expect(
+      chooseAnswer(answer('Home Master Hardware', 0.6), [answer('Hardware', 0.7)], 'name', undefined).answer
+        .value,
+    ).toBe('Home Master Hardware');
+  });
+
+  it('compares words, not letters or punctuation, and leaves other groups to confidence', () => {
+    // A misread word: neither holds the other, the more confident.
+    expect(
+      chooseAnswer(
+        answer('LAN HING SDN BHD', 0.9),
+        [answer('LIAN HING STATIONERY SDN BHD', 0.8)],
+        'name',
+        undefined,
+      ).answer.value,
+    ).toBe('LAN HING SDN BHD');
+    // The same words in other cases and punctuation are no more words.
+    expect(
+      chooseAnswer(
+        answer('Sun Victory Sdn. Bhd.', 0.9),
+        [answer('SUN VICTORY SDN BHD', 0.8)],
+        'name',
+        undefined,
+      ).answer.value,
+    ).toBe('Sun Victory Sdn. Bhd.');
+    // An address is not a name.
+    expect(
+      chooseAnswer(answer('Jalan 3', 0.9), [answer('No 5, Jalan 3', 0.8)], 'address', undefined).answer.value,
+    ).toBe('Jalan 3');
+  });
+});
+
 describe('the confidence of an answer chosen across readings', () => {
   const answer = (value: string | null, confidence: number) => ({ value, confidence });
   // Weights over readingFeatures (bias, log-odds, date, amount, name, address): agreement adds 3 to
