@@ -437,8 +437,8 @@ export interface NearOptions {
  */
 const SEPARATOR = /^[:#\-–=./]+$/u;
 
-/** A number's word after its label ("Ihre Bestellung Nr. 24-118", "Buyer's Order No. 339"): no value. */
-const NUMBER_WORD = /^(?:nr|no|n|n°|nº|num|nummer|number)\.?:?$/i;
+/** A number's word after its label ("Ihre Bestellung Nr. 24-118", "Requisição n.º RQ-17", "Your order ref. PO/7"): no value. */
+const NUMBER_WORD = /^(?:nr|no|n|n°|nº|n\.º|n\.°|num|nummer|number|ref)\.?:?$/i;
 
 /** A term code of the European e-invoice standard (EN 16931): "(BT-112)", "[BT-44]", "(BT-38/37)". */
 // (In its brackets, of three digits at most: a number "BT-77120" is an invoice's, not a term's.)

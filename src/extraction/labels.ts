@@ -1288,6 +1288,8 @@ export const LABELS: Record<string, LabelSet> = {
       'sua encomenda',
       // FatturaPA renderings: "Dati ordine d'acquisto - Id documento: ODA-2024-0215".
       "ordine d'acquisto",
+      'ordine acquisto',
+      'rif. ordine acquisto',
       'id documento',
       'oda',
       'rif. ordine',
@@ -1318,6 +1320,8 @@ export const LABELS: Record<string, LabelSet> = {
       'requisicao',
       'v/ requisição',
       'tilausnumero',
+      // Finnish "your order number" (the possessive suffix).
+      'tilausnumeronne',
       'your reference',
       'your ref',
       'votre r\u00e9f\u00e9rence',

@@ -1,8 +1,8 @@
 import { LABELS } from '../labels.js';
 import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
-import type { DocumentView } from '../view.js';
-import { findLabels, valuesNear, type Candidate } from '../label-search.js';
+import type { DocumentView, Row, ViewToken } from '../view.js';
+import { findLabels, valuesNear, type Candidate, type LabelHit } from '../label-search.js';
 
 /** Words before a bare "No." that make it another number's label (`Account No.`, `Tel No.`). */
 const OTHER_NUMBER =
@@ -22,6 +22,8 @@ export function findReferences(
   hints: DocumentHints,
 ): { referenceNo: Candidate[]; purchaseOrderNo: Candidate[] } {
   const read = READERS.reference!;
+  /** Values of a bare number label ("N.º") under the document's title: the number the page calls its own. */
+  const titled = new Set<string>();
   const collect = (set: string): Candidate[] =>
     findLabels(view, LABELS[set]!)
       // A weak label ("No", "#") after another number's word is that number's; a "N°" after a code with
@@ -40,18 +42,27 @@ export function findReferences(
       })
       // The value next to its label, up to 40 row heights right of it: summary boxes print labels on
       // the left and values right-aligned (`Invoice Number:` ... `42183017`).
-      .flatMap((hit) => [
-        ...valuesNear(view, hit, read, hints, { maxTokens: 1, below: true, maxRightGap: 40, adjacent: true }),
-        // A series' letters before the number ("PO 4700023119", "FS 2025A3/18734", "FT 2025/312").
-        ...valuesNear(view, hit, read, hints, {
-          maxTokens: 2,
+      .flatMap((hit) => {
+        const found = valuesNear(view, hit, read, hints, {
+          maxTokens: 1,
           below: true,
           maxRightGap: 40,
           adjacent: true,
-        }).filter(
-          (c) => c.tokens.length === 2 && isSeriesPrefix(c.tokens[0]!.text) && /\d/.test(c.tokens[1]!.text),
-        ),
-      ])
+        });
+        // A series' letters before the number ("PO 4700023119", "FS 2025A3/18734", "FT 2025/312").
+        found.push(
+          ...valuesNear(view, hit, read, hints, {
+            maxTokens: 2,
+            below: true,
+            maxRightGap: 40,
+            adjacent: true,
+          }).filter(
+            (c) => c.tokens.length === 2 && isSeriesPrefix(c.tokens[0]!.text) && /\d/.test(c.tokens[1]!.text),
+          ),
+        );
+        if (isUnderOwnTitle(view, hit)) for (const c of found) titled.add(c.value);
+        return found;
+      })
       .filter((c) => !c.tokens.some((t) => NOT_A_REFERENCE.test(t.key)))
       .map((c) => ({ ...c, score: c.score * plausibility(c.value) }));
   const purchaseOrderNo = rank(collect('purchaseOrderNo'));
@@ -59,18 +70,45 @@ export function findReferences(
   const references = collect('referenceNo').filter((c) => !c.tokens.some((t) => poTokens.has(t.id)));
   // A number the page calls its own ("Receipt no.", "Invoice #", "Refund No") comes before a ticket's,
   // an order's or a transaction's printed beside it ("Ticket no. 0043318", "Order #147").
-  const own = references.some((c) => OWN_NUMBER.test(c.label ?? ''));
+  const isOwn = (c: Candidate): boolean => OWN_NUMBER.test(c.label ?? '') || titled.has(c.value);
+  const own = references.some(isOwn);
   const referenceNo = rank(
-    own
-      ? references.map((c) => (OWN_NUMBER.test(c.label ?? '') ? c : { ...c, score: c.score * 0.9 }))
-      : references,
+    own ? references.map((c) => (isOwn(c) ? c : { ...c, score: c.score * 0.8 })) : references,
   );
   return { referenceNo, purchaseOrderNo };
 }
 
 /** Labels that name the document's own number: a receipt's, an invoice's, a bill's, a refund's. */
 const OWN_NUMBER =
-  /\b(receipt|invoice|bill|refund|rechnung|beleg|bon|quittung|facture|factura|fattura|factuur|faktura|fatura|recibo|ricevuta|kvitto|kvittering|resit)/;
+  /\b(receipt|invoice|bill|refund|rechnung|beleg|bon|quittung|facture|factura|fattura|factuur|faktura|fatura|recibo|ricevuta|kvitto|kvittering|resit|apodeix)/;
+
+/** A label that is only a number's word ("N.º", "No.", "Nr"). */
+const BARE_NUMBER_LABEL = /^(n\.?º|n°|no|nr|num)\.?:?$/;
+
+/**
+ * Whether a bare number label stands under the document's title ("FATURA-RECIBO" over "N.º FR
+ * 2024/1187"): a title word the page calls its own number by (OWN_NUMBER), first on its line,
+ * within three rows above, over the label's left edge.
+ */
+function isUnderOwnTitle(view: DocumentView, hit: LabelHit): boolean {
+  if (!BARE_NUMBER_LABEL.test(hit.phrase)) return false;
+  const x = hit.box.x0; // (label boxes and tokens' `u` boxes: x in page-height units)
+  for (let r = hit.row.index - 1; r >= Math.max(0, hit.row.index - 3); r--) {
+    const row = view.rows[r]!;
+    if (row.pageNum !== hit.row.pageNum) break;
+    if (
+      row.tokens.some((t) => t.u.x0 <= x + 0.01 && t.u.x1 >= x && OWN_NUMBER.test(t.key) && opensLine(row, t))
+    )
+      return true;
+  }
+  return false;
+}
+
+/** Whether a token is the first word of its line: a title's, not a sentence's ("keep your receipt"). */
+function opensLine(row: Row, token: ViewToken): boolean {
+  const before = row.tokens[token.col - 1];
+  return !before || token.u.x0 - before.u.x1 > 1.5 * token.height;
+}
 
 /** Letters of a document series before its number: capitals, not a number's own label ("No", "Nr"). */
 function isSeriesPrefix(text: string): boolean {

@@ -157,3 +157,50 @@ describe("a receipt's own number", () => {
     expect(findReferences(view, documentHints(view)).referenceNo.map((c) => c.value)).not.toContain('0917');
   });
 });
+
+describe('order numbers after their label and a number word', () => {
+  const orders = (rows: string[][]) => {
+    const view = createView(layerOfRows(rows));
+    return findReferences(view, documentHints(view)).purchaseOrderNo.map((c) => c.value);
+  };
+
+  it("pass 'n.º' and 'ref.' between the label and the number", () => {
+    expect(orders([['Requisição', 'n.º', 'RQ-2024/017']])).toEqual(['RQ-2024/017']);
+    expect(orders([['Your', 'order', 'ref.', 'PO/HLV/0392']])).toEqual(['PO/HLV/0392']);
+  });
+
+  it("read Italian and Finnish order labels ('RIF. ORDINE ACQUISTO N.', 'Tilausnumeronne')", () => {
+    expect(orders([['RIF.', 'ORDINE', 'ACQUISTO', 'N.', '77/2024', 'DEL', '15-10-2024']])).toEqual([
+      '77/2024',
+    ]);
+    expect(orders([['Tilausnumeronne', '88213']])).toEqual(['88213']);
+  });
+});
+
+describe("a bare 'N.º' under the document's title", () => {
+  const refs = (rows: string[][]) => {
+    const view = createView(layerOfRows(rows));
+    return findReferences(view, documentHints(view)).referenceNo.map((c) => c.value);
+  };
+
+  it('is the number the page calls its own, before a folio number', () => {
+    expect(
+      refs([
+        ['FATURA-RECIBO'],
+        ['N.º', 'FR', '2024/1187'],
+        ['Chegada', '10/06/2024'],
+        ['Folio', 'n.º:', '33781'],
+      ])[0],
+    ).toBe('FR2024/1187');
+  });
+
+  it("is not when the word above is a sentence's ('keep your receipt')", () => {
+    expect(
+      refs([
+        ['Keep', 'your', 'receipt'],
+        ['No.', '04412937'],
+        ['Folio', 'n.º:', '33781'],
+      ])[0],
+    ).toBe('33781');
+  });
+});
