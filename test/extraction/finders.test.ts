@@ -971,6 +971,20 @@ describe('document cues', () => {
     }
   });
 
+  it("takes a currency's word that is also a word of text ('Fr.' Frau, 'Lei') only beside a number", async () => {
+    // "Fr. Ing. Sandra Brunnbauer" is a person; the amounts are in euros.
+    const frau = await currencyOf('605,00 EUR', [
+      'Fr. Ing. Sandra Brunnbauer',
+      'Ihre Zustellungen im Jänner',
+    ]);
+    expect(frau.value).toBe('EUR');
+    const lei = await currencyOf('1.712,00', ['Partita IVA 01234560789', "da Lei fornito all'indirizzo"]);
+    expect(lei.value).toBe('EUR');
+    // Beside an amount it is the currency.
+    expect((await currencyOf('Fr. 120.00')).value).toBe('CHF');
+    expect((await currencyOf('45,00 lei')).value).toBe('RON');
+  });
+
   it('reads "$" as Australian dollars on a document with an ABN, US dollars otherwise', async () => {
     const aud = await currencyOf('$220.00', ['ABN 51 824 753 556']);
     expect(aud.value).toBe('AUD');

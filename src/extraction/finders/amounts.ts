@@ -1,7 +1,7 @@
 import { LABELS } from '../labels.js';
 import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
-import type { DocumentView } from '../view.js';
+import type { DocumentView, ViewToken } from '../view.js';
 import { findLabels, isRate, patternValues, valuesNear, type Candidate } from '../label-search.js';
 import { findVatTable } from './vat-table.js';
 import { isItemHeadingRow } from './line-items.js';
@@ -116,7 +116,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
         // Percentages and counts next to a tax label are not the tax amount; "6.00 %" is no amount.
         if (role === 'tax' && c.tokens.some((t) => /%/.test(t.text))) continue;
         if (isRate(view, c)) continue;
-        candidates.push({ ...c, score: c.score * low });
+        candidates.push({ ...c, score: c.score * low * (inProse(hit) ? PROSE : 1) });
       }
     }
     out[role] = candidates;
@@ -211,6 +211,27 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
     out.amountDue.push({ ...total, score: total.score * 0.6, source: 'total-as-due' });
   }
   return out;
+}
+
+/**
+ * How much an amount counts whose label stands deep in a sentence ("Im Rechnungsbetrag enthaltene
+ * Arbeitskosten gem. § 35a EStG: netto 5.104,00 €, MwSt. 969,76 €, brutto 6.073,76 €"): a note about
+ * a part of the invoice, not its totals, whose labels stand alone in their column.
+ */
+const PROSE = 0.7;
+/** Words of a sentence before a label that make it one inside the sentence. */
+const PROSE_WORDS = 6;
+
+/** Whether at least PROSE_WORDS words run up to the label on its line, each a space from the next. */
+function inProse(hit: { row: { tokens: readonly ViewToken[] }; start: number }): boolean {
+  let words = 0;
+  for (let i = hit.start; i > 0 && words < PROSE_WORDS; i--) {
+    const before = hit.row.tokens[i - 1]!;
+    const after = hit.row.tokens[i]!;
+    if (after.u.x0 - before.u.x1 > 1.5 * after.height) break;
+    words++;
+  }
+  return words >= PROSE_WORDS;
 }
 
 /** A loyalty scheme's words: a row holding one counts points. */

@@ -29,7 +29,8 @@ export function findCurrency(
     const code = parseCurrency(token.text);
     if (
       code &&
-      (token.text.length >= 3 || /[€£¥₹₩₪₫฿₱₦₴₽₺]/.test(token.text) || SHORT_SYMBOLS.has(token.text))
+      (token.text.length >= 3 || /[€£¥₹₩₪₫฿₱₦₴₽₺]/.test(token.text) || SHORT_SYMBOLS.has(token.text)) &&
+      (!isWordLike(token.text) || besideNumber(view, token))
     )
       vote(code, [token], 0.7);
   }
@@ -96,6 +97,20 @@ const KRONE_CUES: ReadonlyArray<readonly [string, RegExp]> = [
 ];
 
 /** Symbols of two characters that stand alone for their currency ("4 440 Ft", "TOTAL RM"). */
+/**
+ * A currency's word that is also a word of running text ("Fr." is Frau, "Lei" the Italian "you"): letters
+ * not all capitals. Such a word is a currency only beside a number ("Fr. 120.00", "45,00 lei").
+ */
+function isWordLike(text: string): boolean {
+  return /^\p{L}+\.?$/u.test(text) && text !== text.toUpperCase();
+}
+
+/** Whether the token next to `token` on its row, either side, holds a digit. */
+function besideNumber(view: DocumentView, token: ViewToken): boolean {
+  const row = view.rows[token.row]!.tokens;
+  return [row[token.col - 1], row[token.col + 1]].some((t) => t !== undefined && /\d/.test(t.text));
+}
+
 const SHORT_SYMBOLS: ReadonlySet<string> = new Set(['RM', 'Rm', 'Ft', 'Rp', 'S/', 'zł', 'Kč', 'Kc', 'R$']);
 
 /**

@@ -223,3 +223,31 @@ describe('a rounding adjustment', () => {
     expect(found.total[0]?.value).toBe('45.35');
   });
 });
+
+describe('amounts in a sentence', () => {
+  it("count less when their label stands deep in the sentence: a note on a part, not the invoice's totals", () => {
+    const found = amounts([
+      ['Summe', 'netto', '11.394,60'],
+      ['zzgl.', '19', '%', 'MwSt.', '2.164,97'],
+      ['Rechnungsbetrag', 'brutto', '13.559,57'],
+      // (German invoices state the labour costs within them: a sentence of its own sums.)
+      [
+        'Im',
+        'Rechnungsbetrag',
+        'enthaltene',
+        'Arbeitskosten',
+        'gem.',
+        '§',
+        '35a',
+        'EStG:',
+        'netto',
+        '5.104,00',
+        '€,',
+      ],
+      ['davon', 'MwSt.', '969,76', '€,', 'brutto', '6.073,76', '€.'],
+    ]);
+    expect(found.total[0]!.value).toBe('13559.57');
+    expect(found.subTotal[0]!.value).toBe('11394.60');
+    expect(found.tax[0]!.value).toBe('2164.97');
+  });
+});
