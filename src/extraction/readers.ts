@@ -33,8 +33,10 @@ export interface ReadValue {
 
 export type Reader = (text: string, hints: ReadingHints) => ReadValue | undefined;
 
-const amount: Reader = (text, hints) => {
+const amount: Reader = (printed, hints) => {
   const options = hints.decimalSeparator ? { decimalSeparator: hints.decimalSeparator } : {};
+  // The end of a parenthesis opened before the amount ("(10% tax ¥1,486)") is not the amount's.
+  const text = /\)\s*$/.test(printed) && !printed.includes('(') ? printed.replace(/\)\s*$/, '') : printed;
   let parsed = parseAmount(text, options);
   let repaired = false;
   // One printed word with a letter OCR confused for a digit ("RMO.00", "2l.50").

@@ -197,7 +197,8 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
       ? { ...c, score: c.score * 0.5 }
       : c,
   );
-  applyArithmetic(view, out, all, taxLines, roundingAmounts(view, hints), surchargeAmounts(view, hints));
+  if (!applyArithmetic(view, out, all, taxLines, roundingAmounts(view, hints), surchargeAmounts(view, hints)))
+    applyTaxPerRate(view, out, taxLines);
   const payment = paymentLines(view, hints, all);
   applyCashAndChange(payment, out);
   applyRounding(payment, out);
@@ -232,6 +233,45 @@ function inProse(hit: { row: { tokens: readonly ViewToken[] }; start: number }):
     words++;
   }
   return words >= PROSE_WORDS;
+}
+
+/**
+ * Words of a row between the subtotal and the total that is no tax: charges, discounts, tips, and
+ * withholdings (Spain's IRPF, Italy's ritenuta: deducted, not added).
+ */
+const NOT_TAX_ROW =
+  /\b(service|svc|charge|chg|surcharge|fee|tip|gratuity|discount|saving|savings|coupon|deposit|shipping|delivery|freight|rounding|round|voucher|irpf|retención|retencion|withholding|ritenuta|tds)\b/i;
+
+/**
+ * The amounts of the rows between a subtotal and the total below it, two at least, when every such
+ * row ends with an amount and is a tax line (one of `taxLines`) or carries a rate (`2.9%`) without a
+ * charge's, discount's or tip's word, and at least one is a tax line; else undefined.
+ */
+function stackedTaxRows(
+  view: DocumentView,
+  sub: Candidate,
+  total: Candidate,
+  all: readonly Candidate[],
+  taxLines: readonly Candidate[],
+): Candidate[] | undefined {
+  const from = sub.tokens[0]!.row;
+  const to = total.tokens[0]!.row;
+  if (to - from < 3 || to - from > 8 || view.rows[from]!.pageNum !== view.rows[to]!.pageNum) return undefined;
+  const taxTokens = new Set(taxLines.flatMap((c) => c.tokens.map((t) => t.id)));
+  const amounts: Candidate[] = [];
+  let labelled = false;
+  for (let r = from + 1; r < to; r++) {
+    const row = view.rows[r]!;
+    const last = row.tokens[row.tokens.length - 1]!;
+    const amount = all.find((c) => c.tokens[c.tokens.length - 1] === last);
+    const text = row.tokens.map((t) => t.text).join(' ');
+    if (!amount || (amount.norm as number) <= 0 || NOT_TAX_ROW.test(text)) return undefined;
+    const taxLine = amount.tokens.some((t) => taxTokens.has(t.id));
+    if (!taxLine && !/\d%|%/.test(text)) return undefined;
+    labelled ||= taxLine;
+    amounts.push(amount);
+  }
+  return labelled ? amounts : undefined;
 }
 
 /** A loyalty scheme's words: a row holding one counts points. */
@@ -383,7 +423,7 @@ function applyArithmetic(
   taxLines: readonly Candidate[],
   roundings: readonly number[],
   surcharges: readonly number[],
-): void {
+): boolean {
   let bestTriple: { sub: Candidate; tax: Candidate; total: Candidate; score: number } | undefined;
   for (const total of out.total.slice(0, 5)) {
     for (const sub of out.subTotal.slice(0, 5)) {
@@ -414,7 +454,7 @@ function applyArithmetic(
     out.total = lift(out.total, bestTriple.total);
     out.subTotal = lift(out.subTotal, bestTriple.sub);
     out.tax = lift(out.tax, bestTriple.tax);
-    return;
+    return true;
   }
   // A total below a subtotal is a tax or a count line that says "total".
   const biggestSub = Math.max(
@@ -435,6 +475,60 @@ function applyArithmetic(
   // A subtotal above the total is not one.
   if (total) out.subTotal = out.subTotal.filter((s) => (s.norm as number) <= (total.norm as number) + 0.011);
   if (total) out.tax = out.tax.filter((s) => Math.abs(s.norm as number) < Math.abs(total.norm as number));
+  return false;
+}
+
+/** A tax rate printed on a tax line's row before its amount ("(10% tax ¥1,486)"): the rate, else undefined. */
+function rateBefore(view: DocumentView, c: Candidate): number | undefined {
+  const first = c.tokens[0]!;
+  const text = view.rows[first.row]!.tokens.filter((t) => t.col < first.col)
+    .map((t) => t.text)
+    .join(' ');
+  const m = /(\d{1,2}(?:[.,]\d{1,2})?)\s?%/.exec(text);
+  return m ? Number(m[1]!.replace(',', '.')) : undefined;
+}
+
+/**
+ * Taxes printed per rate, and no sum that adds up with a subtotal to the total (taxes included in the
+ * prices: "(10% tax ¥1,486)", "(8% tax ¥11)"): the tax is their sum, when they are tax lines of
+ * different rates, each rate printed, the sum below the total; a line printing that sum ("Total tax
+ * ¥177") is then the tax.
+ */
+function applyTaxPerRate(
+  view: DocumentView,
+  out: Record<AmountRole, Candidate[]>,
+  taxLines: readonly Candidate[],
+): void {
+  const total = out.total[0];
+  if (!total) return;
+  const lines = taxLines.filter(
+    (c) => c.source.startsWith('label') && (c.norm as number) > 0 && rateBefore(view, c) !== undefined,
+  );
+  const rates = new Set(lines.map((c) => rateBefore(view, c)));
+  const rows = new Set(lines.map((c) => c.tokens[0]!.row));
+  if (lines.length < 2 || lines.length > 4 || rates.size !== lines.length || rows.size !== lines.length)
+    return;
+  const sum = lines.reduce((a, c) => a + (c.norm as number), 0);
+  if (sum >= (total.norm as number)) return;
+  // Their sum printed as such ("Total tax ¥177") is the tax.
+  const printed = out.tax.findIndex((c) => Math.abs((c.norm as number) - sum) < 0.005);
+  if (printed >= 0) {
+    const [sumLine] = out.tax.splice(printed, 1);
+    out.tax.unshift({
+      ...sumLine!,
+      score: raise(Math.max(...out.tax.map((c) => c.score), sumLine!.score), 0.1),
+    });
+    return;
+  }
+  out.tax.push({
+    value: sum.toFixed(2),
+    norm: Math.round(sum * 100) / 100,
+    quality: 1,
+    tokens: lines.flatMap((c) => c.tokens),
+    score: Math.min(1, Math.max(...lines.map((c) => c.score)) + 0.1),
+    source: 'tax-rates-sum',
+  });
+  out.tax.sort((a, b) => b.score - a.score);
 }
 
 /** The amounts beside a surcharge's label ("Service Charge @ 5%  82.50"): added before the total. */
@@ -738,6 +832,25 @@ function deriveMissingPart(
         return { sub, tax: derived, total, score: total.score + sub.score };
       }
     }
+  // Taxes stacked between the subtotal and the total, some named by their place only with a rate
+  // ("CO STATE TAX 2.9% 2.61", "ARAPAHOE CNTY 0.25% 0.22", "AURORA CITY 3.75% 3.37"): the rows between
+  // add up to the difference, each a tax's or a rate's, none a charge's or a discount's.
+  for (const sub of out.subTotal.slice(0, 3)) {
+    const rows = stackedTaxRows(view, sub, total, all, taxLines);
+    if (!rows) continue;
+    const sum = rows.reduce((a, c) => a + (c.norm as number), 0);
+    if (Math.abs(t - (sub.norm as number) - sum) >= 0.011) continue;
+    const derived: Candidate = {
+      value: sum.toFixed(2),
+      norm: Math.round(sum * 100) / 100,
+      quality: 1,
+      tokens: rows.flatMap((c) => c.tokens),
+      score: Math.min(total.score, sub.score) * 0.8,
+      source: 'tax-rows-sum',
+    };
+    out.tax.push(derived);
+    return { sub, tax: derived, total, score: total.score + sub.score };
+  }
   // No subtotal line either ("CGST 2.5 % 200.00", "SGST 2.5 % 200.00", "Total 8,400.00"): tax lines of
   // different labels whose sum leaves an amount printed elsewhere (the items' sum) are the tax, and
   // that amount the subtotal.

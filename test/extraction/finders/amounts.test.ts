@@ -251,3 +251,56 @@ describe('amounts in a sentence', () => {
     expect(found.tax[0]!.value).toBe('2164.97');
   });
 });
+
+describe('taxes on several lines', () => {
+  it('stacked between the subtotal and the total, some named by their place and rate only, add up', () => {
+    const found = amounts([
+      ['WIRELESS', 'MOUSE', '29.99'],
+      ['SUBTOTAL', '89.97'],
+      ['CO', 'STATE', 'TAX', '2.9%', '2.61'],
+      ['RTD/CD', 'TAX', '1.0%', '0.90'],
+      ['ARAPAHOE', 'CNTY', '0.25%', '0.22'],
+      ['AURORA', 'CITY', '3.75%', '3.37'],
+      ['TOTAL', '97.07'],
+    ]);
+    expect(found.tax[0]!.value).toBe('7.10');
+    expect(found.total[0]!.value).toBe('97.07');
+  });
+
+  it('not when a row between is a charge or a withholding (deducted, not added)', () => {
+    const withheld = amounts([
+      ['Base', 'imponible', '2.341,00'],
+      ['IVA', '21%', '491,61'],
+      ['Retención', 'IRPF', '15%', '351,15'],
+      ['TOTAL', '2.481,46'],
+    ]);
+    expect(withheld.tax[0]!.value).not.toBe('842.76');
+    const charged = amounts([
+      ['Subtotal', '100.00'],
+      ['SVC', 'CHG', '10%', '10.00'],
+      ['GST', '9%', '9.90'],
+      ['TOTAL', '119.90'],
+    ]);
+    expect(charged.tax[0]!.value).toBe('9.90');
+  });
+
+  it('included in the prices, per rate in parentheses: their sum, or the line printing it', () => {
+    const perRate = amounts([
+      ['Subtotal', '¥16,510'],
+      ['(10%', 'target', '¥16,350)'],
+      ['(10%', 'tax', '¥1,486)'],
+      ['(8%', 'target', '¥160)'],
+      ['(8%', 'tax', '¥11)'],
+      ['TOTAL', '¥16,510'],
+    ]);
+    expect(perRate.tax[0]!.value).toBe('1497.00');
+    const printedSum = amounts([
+      ['Subtotal', '¥2,096'],
+      ['(Consumption', 'tax', '10%', '¥118)'],
+      ['(Consumption', 'tax', '8%', '¥59)'],
+      ['Total', 'tax', '¥177'],
+      ['TOTAL', '¥2,096'],
+    ]);
+    expect(printedSum.tax[0]!.value).toBe('177.00');
+  });
+});
