@@ -1206,6 +1206,57 @@ describe('layouts of other sources', () => {
     );
   });
 
+  it("a window letter's recipient under a sender line: 'Dr.' a title, not a Drive; a department's line passed", async () => {
+    const letter = (lines: Array<[string, number]>) => {
+      const s = sheet();
+      s.put(428, 56, 'OBERMAIER', 20, true);
+      s.put(56, 128, 'Obermaier Haustechnik GmbH · Rosenheimer Landstr. 58 · 85521 Ottobrunn', 6.5);
+      lines.forEach(([text, y]) => s.put(56, y, text, 10));
+      s.put(395, 176, 'Rechnung Nr.', 8);
+      s.put(470, 176, '24-0612', 8);
+      s.put(330, 500, 'Rechnungsbetrag', 9, true);
+      s.put(500, 500, '13.559,57', 9, true);
+      return extractLines(engine, s.lines, ['invoices:2']);
+    };
+    // "Dr." first on the line is no Drive: the line is the recipient's name, not a street.
+    const doctor = await letter([
+      ['Herrn', 146],
+      ['Dr. Thomas Weigl', 159],
+      ['Am Hachinger Bach 9', 172],
+      ['81737 München', 185],
+    ]);
+    expect(doctor.value('document.customerName')).toBe('Dr. Thomas Weigl');
+    // A department's line over the company.
+    const department = await letter([
+      ['The Accounts Department', 146],
+      ['Harcourt Lane Veterinary Group Ltd', 159],
+      ['45 Harcourt Lane', 172],
+      ['Nottingham NG7 2RD', 185],
+    ]);
+    expect(department.value('document.customerName')).toBe('Harcourt Lane Veterinary Group Ltd');
+  });
+
+  it('a recipient printed twice side by side (billing and delivery columns) is one name', async () => {
+    const s = sheet();
+    s.put(40, 52, 'KOIVULAN', 16, true);
+    s.put(330, 52, 'LASKU', 16, true);
+    s.put(330, 84, 'Laskun numero', 8);
+    s.put(440, 84, '241187', 8);
+    s.put(190, 146, 'Toimitusosoite', 7, true);
+    s.put(52, 158, 'Järvi-Suomen Leipomo Oy', 9.5);
+    s.put(190, 158, 'Järvi-Suomen Leipomo Oy', 8);
+    s.put(52, 170, 'Ostoreskontra', 9.5);
+    s.put(190, 170, 'Leipomontie 3', 8);
+    s.put(52, 182, 'PL 118', 9.5);
+    s.put(190, 182, '50100 Mikkeli', 8);
+    s.put(52, 194, '50101 Mikkeli', 9.5);
+    s.put(330, 500, 'Yhteensä', 9, true);
+    s.put(500, 500, '1.240,00', 9, true);
+    expect((await extractLines(engine, s.lines, ['invoices:2'])).value('document.customerName')).toBe(
+      'Järvi-Suomen Leipomo Oy',
+    );
+  });
+
   it("an unlabelled recipient whose street stands beside another column's dates", async () => {
     const s = sheet();
     s.put(400, 50, 'Fjellheim Verktøy AS', 8);

@@ -234,7 +234,10 @@ function isAddressLine(segment: Segment): boolean {
     return false;
   // (Words OCR glued with a comma count each: "GK101,GND FLR,ONE UTAMA".)
   const words = segment.tokens.flatMap((t) => t.key.split(/[,;]+/u)).filter((w) => w.length > 0);
-  const addressWord = words.some((w) => ADDRESS.has(w) || STREET_COMPOUND.test(w));
+  // ("Dr." first on a line is a person's title, "Dr. Thomas Weigl", not a Drive.)
+  const addressWord = words.some(
+    (w, i) => (ADDRESS.has(w) && !(i === 0 && w === 'dr')) || STREET_COMPOUND.test(w),
+  );
   // A telephone number with words but no street's ("Questions? (312) 555-0188").
   if (!addressWord && PHONE.test(segment.text)) return false;
   // An item's line ends in its price, maybe printed apart ("22241 WS CUT SCISSORS   18.00 $", "PHP
@@ -1240,6 +1243,13 @@ const PARTY_HEADINGS: ReadonlySet<string> = new Set(
 const SALUTATION_LINE =
   /^(herrn?|frau|firma|fa\.|mr\.?|mrs\.?|ms\.?|messrs\.?|monsieur|madame|mme|m\.|dhr\.?|mevr\.?|sig\.?|sig\.ra|spett\.le|sr\.?|sra\.?)$/i;
 
+/**
+ * A department or an attention line over the recipient's name in a letter's address ("The Accounts
+ * Department", "Accounts Payable", "Buchhaltung", "Attn: Trust Accounts"): the name is under it.
+ */
+const ATTENTION_LINE =
+  /^(?:(?:the\s+)?(?:accounts?|finance|purchasing|procurement)(?:\s+(?:payable|department|dept\.?|team|office))?|buchhaltung|kreditorenbuchhaltung|rechnungseingang|einkauf|comptabilit[ée](?:\s+fournisseurs)?|service\s+comptable|contabilidad|amministrazione|boekhouding|crediteurenadministratie|ostoreskontra|(?:attn|attention|z\.\s?hd\.?|zhd\.?|à l'attention de)\b.*)$/i;
+
 const NUMERIC_DATE = /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/;
 
 function unlabelledRecipient(
@@ -1304,8 +1314,9 @@ function unlabelledRecipient(
       .reverse()
       .find((s) => Math.abs(s.tokens[0]!.box.x0 - box.x0) < 0.02);
     if (above && box.y0 - above.tokens[0]!.box.y1 < 1.5 * height) continue;
-    // A salutation alone on its line ("Herrn" over "Dr. Stefan Brandl"): the name is the next line.
-    if (SALUTATION_LINE.test(segment.text.trim())) {
+    // A salutation alone on its line ("Herrn" over "Dr. Stefan Brandl"), or a department's or an
+    // attention line: the name is the next line.
+    if (SALUTATION_LINE.test(segment.text.trim()) || ATTENTION_LINE.test(segment.text.trim())) {
       const name = column[0];
       return name && isNameLike(name.text) && !/\d/.test(name.text) ? name : undefined;
     }
@@ -1340,6 +1351,18 @@ function withLegalLine(segments: readonly Segment[], name: Segment): Segment {
 
 /** A name the customer finder proposes: the printed words, cleaned, with their tokens. */
 function nameCandidate(text: string, tokens: ViewToken[], score: number, source: string): Candidate {
+  // A name of two words or more printed twice side by side (the billing and the delivery address's
+  // columns close together, "Järvi-Suomen Leipomo Oy   Järvi-Suomen Leipomo Oy") is one name ("Bora
+  // Bora" is a name).
+  const half = tokens.length / 2;
+  if (
+    tokens.length >= 4 &&
+    Number.isInteger(half) &&
+    tokens.slice(0, half).every((t, i) => t.text === tokens[half + i]!.text)
+  ) {
+    const first = tokens.slice(0, half);
+    return nameCandidate(first.map((t) => t.text).join(' '), first, score, source);
+  }
   const value = normaliseText(text);
   return { value, norm: value, quality: 1, tokens, score, source };
 }
@@ -1469,9 +1492,10 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
           s.tokens[0]!.box.y0 - box.y1 < 0.04 &&
           s.lineId !== senderLine.lineId,
       );
-      // A salutation on a line of its own ("Herrn", "Firma") is over the name: the line under it.
+      // A salutation on a line of its own ("Herrn", "Firma"), a department or an attention line ("The
+      // Accounts Department") is over the name: the line under it.
       const named =
-        next && SALUTATION_LINE.test(next.text.trim())
+        next && (SALUTATION_LINE.test(next.text.trim()) || ATTENTION_LINE.test(next.text.trim()))
           ? segments.find(
               (s) =>
                 s.order > next.order &&
