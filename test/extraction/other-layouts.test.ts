@@ -1236,6 +1236,25 @@ describe('layouts of other sources', () => {
     expect(department.value('document.customerName')).toBe('Harcourt Lane Veterinary Group Ltd');
   });
 
+  it('a company over an attention line is the customer, never the supplier, however large it is printed', async () => {
+    // "Eastfield Property Management Pty Ltd" over "Attn: Trust Accounts" on the left, in larger print
+    // than the plumber's own name under its logo on the right.
+    const doc = await readProbe('invoices-p', 'au-plumber-tax-invoice-property-manager');
+    expect(doc.value('document.supplierName')).toBe('Gully & Sons Plumbing Pty Ltd');
+    expect(doc.value('document.customerName')).toBe('Eastfield Property Management Pty Ltd');
+  });
+
+  it("a logo's word whose full name is printed in the footer, four words before its legal form, not in a sentence", async () => {
+    // "KAWARTHA" over "TOOL & EQUIPMENT RENTALS"; "Kawartha Tool & Equipment Rentals Ltd. · Open ..." at the foot.
+    expect(
+      (await readProbe('invoices-p', 'ca-ontario-equipment-rental-deposit')).value('document.supplierName'),
+    ).toBe('Kawartha Tool & Equipment Rentals Ltd.');
+    // "The Larkspur Inn is operated by Larkspur Lodging LLC." is a sentence, not the inn's full name.
+    expect(
+      (await readProbe('receipts-o', 'us-hotel-folio-denver')).value('document.supplierName'),
+    ).not.toMatch(/operated/);
+  });
+
   it('a recipient printed twice side by side (billing and delivery columns) is one name', async () => {
     const s = sheet();
     s.put(40, 52, 'KOIVULAN', 16, true);

@@ -294,7 +294,16 @@ export interface PartyCandidates {
  */
 export function findParties(view: DocumentView): PartyCandidates {
   const segments = segmentsOf(view, 1);
-  const customerTokens = customerBlockTokens(view);
+  const customerTokens = new Set(customerBlockTokens(view));
+  // An attention line ("Attn: Trust Accounts") and the company over it ("Eastfield Property Management
+  // Pty Ltd") are the customer's.
+  for (const hit of findLabels(view, CUSTOMER_LABELS)) {
+    if (!ATTENTION_LABELS.has(hit.phrase)) continue;
+    const label = hit.row.tokens[hit.start]!;
+    const line = segments.find((s) => s.tokens.includes(label))?.tokens ?? [];
+    for (const t of [...line, ...(companyAbove(view, segments, label)?.tokens ?? [])])
+      customerTokens.add(t.id);
+  }
   const repeated = new Map<string, number>();
   const lastPage = view.pageCount > 1 ? segmentsOf(view, view.pageCount) : [];
   for (const s of [...segments, ...lastPage]) {
@@ -455,7 +464,15 @@ function preferFullName(
     .filter((other) => other !== short && hasLegalForm(other.tokens) >= 0 && startsWith(other.tokens))
     .sort((a, b) => distance(a) - distance(b))[0];
   if (!full) {
-    const legalIn = (s: Segment): number => hasLegalForm(s.tokens.slice(0, head.length + 4));
+    // (Not a sentence naming it: "The Larkspur Inn is operated by Larkspur Lodging LLC.")
+    const legalIn = (s: Segment): number => {
+      const at = hasLegalForm(s.tokens.slice(0, head.length + 6));
+      const name = s.tokens
+        .slice(0, at + 1)
+        .map((t) => t.text)
+        .join(' ');
+      return at >= 0 && (name.match(SENTENCE_WORD)?.length ?? 0) === 0 ? at : -1;
+    };
     const line = segments.find(
       (s) => s !== short.segment && startsWith(s.tokens) && legalIn(s) >= head.length,
     );
