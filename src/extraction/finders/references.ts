@@ -64,7 +64,11 @@ export function findReferences(
         return found;
       })
       .filter((c) => !c.tokens.some((t) => NOT_A_REFERENCE.test(t.key)))
-      .map((c) => ({ ...c, score: c.score * plausibility(c.value) }));
+      // A count of points ("Prochain bon : 500 pts") is no number of the document.
+      .filter((c) => !POINTS.test(nextWord(view, c)))
+      // (A number the page calls its own keeps its score however much it looks like a telephone's:
+      // "Receipt#: 0217-03-4821-61524", "Rechnungs-Nr.: 2024/018344".)
+      .map((c) => (OWN_NUMBER.test(c.label ?? '') ? c : { ...c, score: c.score * plausibility(c.value) }));
   const purchaseOrderNo = rank(collect('purchaseOrderNo'));
   const poTokens = new Set(purchaseOrderNo.flatMap((c) => c.tokens.map((t) => t.id)));
   const references = collect('referenceNo').filter((c) => !c.tokens.some((t) => poTokens.has(t.id)));
@@ -81,6 +85,15 @@ export function findReferences(
 /** Labels that name the document's own number: a receipt's, an invoice's, a bill's, a refund's. */
 const OWN_NUMBER =
   /\b(receipt|invoice|bill|refund|rechnung|beleg|bon|quittung|facture|factura|fattura|factuur|faktura|fatura|recibo|ricevuta|kvitto|kvittering|resit|apodeix)/;
+
+/** Words of a count of loyalty points after a number. */
+const POINTS = /^(pts?|points?|punkte|punten|poäng|pont)$/;
+
+/** The word right after a candidate on its row (its key), or ''. */
+function nextWord(view: DocumentView, c: Candidate): string {
+  const last = c.tokens[c.tokens.length - 1]!;
+  return view.rows[last.row]!.tokens[last.col + 1]?.key ?? '';
+}
 
 /** A label that is only a number's word ("N.º", "No.", "Nr"). */
 const BARE_NUMBER_LABEL = /^(n\.?º|n°|no|nr|num)\.?:?$/;

@@ -204,3 +204,34 @@ describe("a bare 'N.º' under the document's title", () => {
     ).toBe('33781');
   });
 });
+
+describe("a receipt's own number beside others", () => {
+  const refs = (rows: string[][]) => {
+    const view = createView(layerOfRows(rows));
+    return findReferences(view, documentHints(view)).referenceNo.map((c) => c.value);
+  };
+
+  it('keeps its score however much it looks like a telephone number', () => {
+    expect(
+      refs([
+        ['STR', '0217', 'TRN', '4821'],
+        ['Receipt#:', '0217-03-4821-61524'],
+      ])[0],
+    ).toBe('0217-03-4821-61524');
+    expect(
+      refs([
+        ['Folio:', '88213-1'],
+        ['Rechnungs-Nr.:', '2024/018344'],
+      ])[0],
+    ).toBe('2024/018344');
+  });
+
+  it('is not a count of loyalty points', () => {
+    expect(
+      refs([
+        ['N°', 'ticket', ':', '245618'],
+        ['Prochain', 'bon', ':', '500', 'pts'],
+      ]),
+    ).toEqual(['245618']);
+  });
+});
