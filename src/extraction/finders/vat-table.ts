@@ -212,9 +212,10 @@ export function findVatTable(
     }
     if (current.length > 0) tables.push(current);
     current = [];
-    // A heading row: words only, one of them the tax's.
+    // A heading row: words only (up to sixteen: a FatturaPA summary heads six columns in thirteen), one
+    // of them the tax's.
     headed =
-      row.tokens.length <= 10 &&
+      row.tokens.length <= 16 &&
       row.tokens.some((t) => TAX_HEADING.test(t.key)) &&
       rowAmounts(row, hints).length === 0;
   }

@@ -161,3 +161,31 @@ describe('VAT summary tables', () => {
     expect(read([['19%', '100,00', '25,00', '125,00']]).tax).toEqual([]);
   });
 });
+
+describe("a FatturaPA rendering's VAT summary", () => {
+  it('is headed by a long row of headings (thirteen words), its rates in a column of their own', () => {
+    const found = read([
+      ['RIEPILOGHI', 'IVA', 'E', 'TOTALI'],
+      [
+        'esigibilità',
+        'iva',
+        '/',
+        'riferimenti',
+        'normativi',
+        '%IVA',
+        'Spese',
+        'accessorie',
+        'Arr.',
+        'Totale',
+        'imponibile',
+        'Totale',
+        'imposta',
+      ],
+      ['I', '(esigibilità', 'immediata)', '4,00', '1.712,00', '68,48'],
+      ['I', '(esigibilità', 'immediata)', '10,00', '735,30', '73,53'],
+      ['I', '(esigibilità', 'immediata)', '22,00', '801,00', '176,22'],
+    ]);
+    expect(found.tax).toEqual(['318.23']);
+    expect(found.subTotal).toEqual(['3248.30']);
+  });
+});
