@@ -108,7 +108,6 @@ export const LABELS: Record<string, LabelSet> = {
       'totaal incl. btw',
       'totaal incl btw',
       'importe total',
-      'total a pagar',
       'total factura',
       'totale',
       'totale fattura',
@@ -465,6 +464,9 @@ export const LABELS: Record<string, LabelSet> = {
   },
   amountDue: {
     strong: [
+      // Portugal's "Total a pagar" is what is left to pay (after a withholding: "Retenção na fonte IRS
+      // (25%) - 633,75" under "Total (EUR) 3.118,05"); the total when nothing was deducted.
+      'total a pagar',
       // The amount to receive after India's TDS ("Net Amount Receivable").
       'net amount receivable',
       'net receivable',
@@ -1485,6 +1487,13 @@ export const LABELS: Record<string, LabelSet> = {
       'nip',
       'nif',
       'cif',
+      // Portugal's taxpayer number ("Contribuinte n.º 231864078", "N.º de contribuinte").
+      'contribuinte',
+      'contribuinte n.º',
+      'n.º contribuinte',
+      'n.º de contribuinte',
+      'nº contribuinte',
+      'número de contribuinte',
       // Spain's tax numbers as tills print them: "C.I.F. B46218830", "N.I.F.".
       'c.i.f.',
       'n.i.f.',

@@ -72,3 +72,16 @@ describe("the supplier's tax id", () => {
     expect(ids).not.toContain(under);
   });
 });
+
+describe("Portugal's taxpayer number", () => {
+  it("is read under its label 'Contribuinte n.º'", async () => {
+    expect(
+      await taxIds([
+        ['Marta Sofia Coutinho Ramalho', 10, 30],
+        ['Rua Dr. Alves da Veiga, 148', 10, 42],
+        ['4000-071 Porto', 10, 54],
+        ['Contribuinte n.º 231864078', 10, 66],
+      ]),
+    ).toEqual(['231864078']);
+  });
+});
