@@ -20,8 +20,22 @@ export interface DateHints {
 }
 
 const MONTH_NAMES: ReadonlyArray<readonly string[]> = [
-  // English, German, French, Dutch, Spanish, Italian, Malay, Indonesian; lower case without diacritics.
-  ['january', 'jan', 'januar', 'janner', 'janvier', 'janv', 'januari', 'enero', 'ene', 'gennaio', 'gen'],
+  // English, German, French, Dutch, Spanish, Italian, Portuguese, Danish, Norwegian, Swedish, Malay,
+  // Indonesian; lower case without diacritics.
+  [
+    'january',
+    'jan',
+    'januar',
+    'janner',
+    'janvier',
+    'janv',
+    'januari',
+    'enero',
+    'ene',
+    'gennaio',
+    'gen',
+    'janeiro',
+  ],
   [
     'february',
     'feb',
@@ -34,16 +48,17 @@ const MONTH_NAMES: ReadonlyArray<readonly string[]> = [
     'februari',
     'febrero',
     'febbraio',
+    'fevereiro',
   ],
-  ['march', 'mar', 'marz', 'mrz', 'mars', 'maart', 'mrt', 'marzo', 'mac', 'maret'],
+  ['march', 'mar', 'marz', 'mrz', 'mars', 'maart', 'mrt', 'marzo', 'mac', 'maret', 'marts', 'marco'],
   ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile'],
-  ['may', 'mai', 'mei', 'mayo', 'maggio', 'mag'],
-  ['june', 'jun', 'juni', 'juin', 'junio', 'giugno', 'giu'],
-  ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julai'],
-  ['august', 'aug', 'aout', 'augustus', 'agosto', 'ago', 'ogos', 'ogo', 'agustus', 'agu', 'agt'],
-  ['september', 'sep', 'sept', 'septembre', 'septiembre', 'setiembre', 'set', 'settembre'],
-  ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott'],
-  ['november', 'nov', 'novembre', 'noviembre', 'nop'],
+  ['may', 'mai', 'mei', 'mayo', 'maggio', 'mag', 'maj', 'maio'],
+  ['june', 'jun', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho'],
+  ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julai', 'julho'],
+  ['august', 'aug', 'aout', 'augustus', 'agosto', 'ago', 'ogos', 'ogo', 'agustus', 'agu', 'agt', 'augusti'],
+  ['september', 'sep', 'sept', 'septembre', 'septiembre', 'setiembre', 'set', 'settembre', 'setembro'],
+  ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro'],
+  ['november', 'nov', 'novembre', 'noviembre', 'nop', 'novembro'],
   [
     'december',
     'dec',
@@ -57,12 +72,14 @@ const MONTH_NAMES: ReadonlyArray<readonly string[]> = [
     'dis',
     'desember',
     'des',
+    'dezembro',
   ],
 ];
 
 /**
  * Month names and abbreviations (lower case, diacritics removed: `marz`, `fevr`, `aout`) to 1..12,
- * in English, German, French, Dutch, Spanish, Italian, Malay and Indonesian.
+ * in English, German, French, Dutch, Spanish, Italian, Portuguese, the Nordic languages, Malay and
+ * Indonesian.
  */
 export const MONTHS: Readonly<Record<string, number>> = Object.assign(
   // No prototype: "constructor" or "toString" printed where a month could be is no month.
