@@ -1255,6 +1255,12 @@ describe('layouts of other sources', () => {
     ).not.toMatch(/operated/);
   });
 
+  it("another column's 'Customer ID C-2291' on the name's line is no address", async () => {
+    expect(
+      (await readProbe('invoices-p', 'us-print-shop-taxable-items')).value('document.supplierAddress'),
+    ).toBe('4418 Harmon Ave, Suite B, Dayton, OH 45420');
+  });
+
   it('a recipient printed twice side by side (billing and delivery columns) is one name', async () => {
     const s = sheet();
     s.put(40, 52, 'KOIVULAN', 16, true);

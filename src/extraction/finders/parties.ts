@@ -227,7 +227,7 @@ function isAddressLine(segment: Segment): boolean {
   if (LABELLED.test(segment.text.replace(/\bno\.?\s*:/gi, ''))) return false;
   if (
     CONTACT.test(segment.text) ||
-    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura|ticket|beleg|kassenbon|quittung|scontrino|ricevuta|recibo)\b/i.test(
+    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura|ticket|beleg|kassenbon|quittung|scontrino|ricevuta|recibo|customer|account)\b/i.test(
       segment.text,
     )
   )
