@@ -2519,6 +2519,41 @@ describe('receipts of other sources, in columns', () => {
     expect(table.types![table.headers.indexOf('EXTENSION')]).toBe('amount');
   });
 
+  it("a Czech item table: its headings, amounts whose thousands a space sets off, 'Celkem bez DPH' one heading, ending at 'Rekapitulace DPH'", async () => {
+    const table = (await readProbe('invoices-p', 'cz-security-danovy-doklad-rounding')).value(
+      'invoice.lineitems',
+    ) as TableValue;
+    expect(table.headers).toEqual([
+      'Oznacení dodávky',
+      'Pocet',
+      'MJ',
+      'Cena za MJ',
+      'DPH %',
+      'Celkem bez DPH',
+    ]);
+    expect(table.types).toEqual(['description', 'quantity', 'unit', 'unitPrice', 'taxRate', 'amount']);
+    // (The probe prints its thousands apart with a no-break space.)
+    expect(table.rows.map((row) => row[5]?.value.replace(/\s/gu, ' '))).toEqual([
+      '182 280,00',
+      '1 700,00',
+      '1 490,00',
+    ]);
+    expect(table.rows.map((row) => row[2]?.value)).toEqual(['hod', 'ks', 'ks']);
+  });
+
+  it('an item amount whose thousands a space sets off stays whole in its column', async () => {
+    // A Polish faktura's VAT amount column ("Kwota VAT"): "4 255,00" printed in two runs, "4" nearer the
+    // column before.
+    const table = (await readProbe('invoices-h', 'polish-faktura-vat-bilingual')).value(
+      'invoice.lineitems',
+    ) as TableValue;
+    const vat = table.headers.indexOf('VAT');
+    expect(table.rows.slice(0, 2).map((row) => row[vat]?.value.replace(/\s/gu, ' '))).toEqual([
+      '4 255,00',
+      '3 422,40',
+    ]);
+  });
+
   it("a law firm's 'Total this invoice' is the total, before its retainer; 'Total hours: 14.5' counts hours", async () => {
     const s = sheet();
     s.put(54, 60, 'WHITCOMBE LANGLEY & ORTIZ LLP', 14, true);

@@ -50,6 +50,19 @@ add('description', [
   'benämning',
   'kuvaus',
   'tuote',
+  // Czech and Slovak, Hungarian, Romanian.
+  'označení',
+  'oznacení',
+  'oznaceni',
+  'název',
+  'nazev',
+  'popis',
+  'položka',
+  'polozka',
+  'megnevezés',
+  'megnevezes',
+  'denumire',
+  'denumirea',
 ]);
 add('quantity', [
   'qty',
@@ -82,6 +95,14 @@ add('quantity', [
   'antal',
   'määrä',
   'kpl',
+  'počet',
+  'pocet',
+  'množství',
+  'mnozstvi',
+  'mennyiség',
+  'mennyiseg',
+  'cantitate',
+  'cant.',
 ]);
 add('unitPrice', [
   'price',
@@ -113,6 +134,10 @@ add('unitPrice', [
   'enhedspris',
   'enhetspris',
   'yksikköhinta',
+  'egységár',
+  'egysegar',
+  'preț',
+  'pret',
 ]);
 add('amount', [
   'amount',
@@ -142,8 +167,12 @@ add('amount', [
   'beløp',
   'summa',
   'yhteensä',
+  'celkem',
+  'összeg',
+  'osszeg',
+  'valoare',
 ]);
-add('tax', ['tax', 'vat', 'gst', 'ust', 'mwst', 'tva', 'btw', 'iva', 'aliquota', '%']);
+add('tax', ['tax', 'vat', 'gst', 'ust', 'mwst', 'tva', 'btw', 'iva', 'aliquota', 'dph', 'áfa', 'afa', '%']);
 add('code', [
   'code',
   'sku',
@@ -159,7 +188,7 @@ add('code', [
   'codice',
   'cod',
 ]);
-add('unit', ['unit', 'uom', 'einheit', 'unité', 'eenheid']);
+add('unit', ['unit', 'uom', 'einheit', 'unité', 'eenheid', 'mj', 'm.j.', 'um']);
 
 /** The role a column of each type has in the result (`tax` columns print the rate). */
 const ROLE: Record<ColumnType, ColumnRole> = {
@@ -173,7 +202,7 @@ const ROLE: Record<ColumnType, ColumnRole> = {
 };
 
 const STOP =
-  /^(riepilogo|récapitulatif|recapitulatif|zusammenfassung|resumen|total|subtotal|sub|summe|zwischensumme|gesamtbetrag|montant|totaal|subtotaal|net|nett|tax|vat|gst|tva|btw|amount|balance|rounding|grand|taxe|taxes|steuer|umsatzsteuer|mwst|iva|imposta|totale|gesamt|gesamtsumme|positionssumme|rechnungssumme|bruttosumme|nettosumme|zahlbetrag|endbetrag)$/;
+  /^(riepilogo|récapitulatif|recapitulatif|rekapitulace|rekapitulácia|zusammenfassung|resumen|total|subtotal|sub|summe|zwischensumme|gesamtbetrag|montant|totaal|subtotaal|net|nett|tax|vat|gst|tva|btw|amount|balance|rounding|grand|taxe|taxes|steuer|umsatzsteuer|mwst|iva|imposta|totale|gesamt|gesamtsumme|positionssumme|rechnungssumme|bruttosumme|nettosumme|zahlbetrag|endbetrag)$/;
 
 /** The first word of a page's carried total: "Übertrag", "Brought forward", "Carried forward", "Report". */
 const CARRIED =
@@ -294,6 +323,8 @@ function findHeader(view: DocumentView, rows: Row[]): { row: Row; columns: Colum
           (type === 'unitPrice' && !(last.known && last.type === 'quantity')) ||
           // "Prezzo unit.", "Prix unit.": the price's, not a unit of measure's column.
           (type === 'unit' && last.type === 'unitPrice') ||
+          // "Celkem bez DPH", "Total excl. VAT": the amount's, the tax word part of its heading.
+          (type === 'tax' && last.type === 'amount') ||
           last.type === 'unit')
       ) {
         last.name += ` ${token.text}`;
@@ -439,11 +470,20 @@ export function findLineItems(
     const cellsOf = (row: Row): ViewToken[][] => {
       const cells: ViewToken[][] = active.map(() => []);
       let previous: { token: ViewToken; column: number } | undefined;
-      for (const token of row.tokens) {
+      for (const [i, token] of row.tokens.entries()) {
         let column = columnOf(active, token);
+        // Thousands set off by a space ("182 280,00"): the digits before go with the amount's column.
+        const next = row.tokens[i + 1];
+        if (
+          next !== undefined &&
+          /^-?\d{1,3}$/.test(token.text) &&
+          /^\d{3}[.,]\d{2}$/.test(next.text) &&
+          next.u.x0 - token.u.x1 < 0.6 * next.height
+        )
+          column = columnOf(active, next);
         // A long description runs on under the next heading: a word of letters close after a word of
         // the description is the description's.
-        if (
+        else if (
           previous &&
           active[previous.column]!.type === 'description' &&
           /^[^\d]*\p{L}[^\d]*$/u.test(token.text) &&
