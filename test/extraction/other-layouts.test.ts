@@ -1261,6 +1261,13 @@ describe('layouts of other sources', () => {
     ).toBe('4418 Harmon Ave, Suite B, Dayton, OH 45420');
   });
 
+  it('a line saying who runs the shop is no part of the name', async () => {
+    // "The Crown & Anchor is operated by" over "Ferrybridge Inns Limited".
+    expect((await readProbe('receipts-q', 'uk-pub-optional-service')).value('document.supplierName')).toBe(
+      'Ferrybridge Inns Limited',
+    );
+  });
+
   it('a recipient printed twice side by side (billing and delivery columns) is one name', async () => {
     const s = sheet();
     s.put(40, 52, 'KOIVULAN', 16, true);

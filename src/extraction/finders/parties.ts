@@ -635,7 +635,15 @@ function nameTokens(
     return at >= 0 && after.every((t) => !/\p{L}{2}/u.test(t.text) || /\d{4,9}-[A-Z]/.test(t.text)) ? at : -1;
   };
   const nextLegal = next ? legalEnding(next) : -1;
-  if (legalAt < 0 && !/:$/.test(segment.text) && close && next.tokens.length <= 4 && nextLegal >= 0) {
+  // (Not a line that says who runs the shop: "The Crown & Anchor is operated by" over the company.)
+  if (
+    legalAt < 0 &&
+    !/:$/.test(segment.text) &&
+    !OWNER_LINE.test(segment.text) &&
+    close &&
+    next.tokens.length <= 4 &&
+    nextLegal >= 0
+  ) {
     tokens = [...tokens, ...next.tokens.slice(0, nextLegal + 1 + trailingLegal(next.tokens, nextLegal))];
     legalAt = tokens.length - 1;
     return { tokens, legalAt, owner };

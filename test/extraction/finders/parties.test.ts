@@ -738,3 +738,18 @@ describe("the supplier's name and address", () => {
     expect(parties.addressAfterName({ ...south! })).toEqual([]);
   });
 });
+
+describe('a line saying who runs the shop', () => {
+  it('is no first line of the company named under it', () => {
+    const parties = partiesOf([
+      'THE CROWN & ANCHOR',
+      '27 WHARF LANE',
+      'LONDON SE16 4QT',
+      'TOTAL 12.00',
+      'The Crown is operated by',
+      'Ferrybridge Ltd',
+    ]);
+    expect(parties.supplierName.map((c) => c.value)).not.toContainEqual(expect.stringMatching(/operated/));
+    expect(parties.supplierName.map((c) => c.value)).toContain('Ferrybridge Ltd');
+  });
+});
