@@ -145,7 +145,9 @@ export async function recognisePage(
   // A photo with coloured marks is read the second time from its lightest channel, a stamp over the
   // print gone; a grey one (or an image of another size, which should not happen) as it was read.
   const lightestUpright = async (): Promise<GreyImage> => {
-    const lightest = await options.lightest?.();
+    // (The same bytes decoded once already: should the second decoding fail, the reading is the
+    // first image's, as for any grey photo.)
+    const lightest = await options.lightest?.().catch(() => undefined);
     if (!lightest || !hasColouredMarks(image, lightest)) return upright;
     return (await turnedUpright(await scaled(lightest), rightAngle)).upright;
   };

@@ -135,3 +135,22 @@ describe('recognisePage: the second reading of a colour photo', () => {
     }
   });
 });
+
+describe('recognisePage: a lightest channel that cannot be decoded', () => {
+  it('leaves the second reading to the page as recognised', async () => {
+    const backend = await defaultImageBackend();
+    const page = await renderPdfPage(await makeTextPdf([{ lines: INVOICE_LINES }]), 150);
+    const ocr = recordingOcr();
+    const region = await recognisePage(
+      page,
+      { ocr, images: backend },
+      {
+        detectOrientation: false,
+        secondReadingBelow: 1,
+        lightest: () => Promise.reject(new Error('decoder failed')),
+      },
+    );
+    expect(ocr.seen).toHaveLength(2);
+    expect(region.second).toBeDefined();
+  });
+});
