@@ -1268,6 +1268,12 @@ describe('layouts of other sources', () => {
     );
   });
 
+  it("a recipient's block under 'PRIVATE & CONFIDENTIAL' and a director's line is named by the company", async () => {
+    expect(
+      (await readProbe('invoices-q', 'sg-law-firm-disbursements-on-account')).value('document.customerName'),
+    ).toBe('Brightmere Maritime Pte. Ltd.');
+  });
+
   it('a recipient printed twice side by side (billing and delivery columns) is one name', async () => {
     const s = sheet();
     s.put(40, 52, 'KOIVULAN', 16, true);

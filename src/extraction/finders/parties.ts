@@ -1269,11 +1269,12 @@ const SALUTATION_LINE =
   /^(herrn?|frau|firma|fa\.|mr\.?|mrs\.?|ms\.?|messrs\.?|monsieur|madame|mme|m\.|dhr\.?|mevr\.?|sig\.?|sig\.ra|spett\.le|sr\.?|sra\.?)$/i;
 
 /**
- * A department or an attention line over the recipient's name in a letter's address ("The Accounts
- * Department", "Accounts Payable", "Buchhaltung", "Attn: Trust Accounts"): the name is under it.
+ * A department, an attention or a confidentiality line over the recipient's name in a letter's address
+ * ("The Accounts Department", "Accounts Payable", "Buchhaltung", "Attn: Trust Accounts", "PRIVATE &
+ * CONFIDENTIAL", "The Finance Director"): the name is under it.
  */
 const ATTENTION_LINE =
-  /^(?:(?:the\s+)?(?:accounts?|finance|purchasing|procurement)(?:\s+(?:payable|department|dept\.?|team|office))?|buchhaltung|kreditorenbuchhaltung|rechnungseingang|einkauf|comptabilit[ée](?:\s+fournisseurs)?|service\s+comptable|contabilidad|amministrazione|boekhouding|crediteurenadministratie|ostoreskontra|(?:attn|attention|z\.\s?hd\.?|zhd\.?|à l'attention de)\b.*)$/i;
+  /^(?:(?:the\s+)?(?:accounts?|finance|purchasing|procurement)(?:\s+(?:payable|department|dept\.?|team|office))?|buchhaltung|kreditorenbuchhaltung|rechnungseingang|einkauf|comptabilit[ée](?:\s+fournisseurs)?|service\s+comptable|contabilidad|amministrazione|boekhouding|crediteurenadministratie|ostoreskontra|(?:attn|attention|z\.\s?hd\.?|zhd\.?|à l'attention de)\b.*|(?:(?:private|strictly private)\s*(?:&|and)\s*)?confidential|(?:the\s+)?(?:finance|financial|managing|accounts|purchasing)\s+(?:director|manager|controller|officer))$/i;
 
 const NUMERIC_DATE = /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/;
 
@@ -1342,7 +1343,10 @@ function unlabelledRecipient(
     // A salutation alone on its line ("Herrn" over "Dr. Stefan Brandl"), or a department's or an
     // attention line: the name is the next line.
     if (SALUTATION_LINE.test(segment.text.trim()) || ATTENTION_LINE.test(segment.text.trim())) {
-      const name = column[0];
+      // (Several such lines may stand over the name: "PRIVATE & CONFIDENTIAL", "The Finance Director".)
+      const name = column.find(
+        (line) => !SALUTATION_LINE.test(line.text.trim()) && !ATTENTION_LINE.test(line.text.trim()),
+      );
       return name && isNameLike(name.text) && !/\d/.test(name.text) ? name : undefined;
     }
     return segment;

@@ -57,13 +57,16 @@ export function findReferences(
             maxRightGap: 40,
             adjacent: true,
           }).filter(
-            (c) => c.tokens.length === 2 && isSeriesPrefix(c.tokens[0]!.text) && /\d/.test(c.tokens[1]!.text),
+            (c) =>
+              c.tokens.length === 2 && isSeriesPrefix(c.tokens[0]!.text) && isSeriesNumber(c.tokens[1]!.text),
           ),
         );
         if (isUnderOwnTitle(view, hit)) for (const c of found) titled.add(c.value);
         return found;
       })
       .filter((c) => !c.tokens.some((t) => NOT_A_REFERENCE.test(t.key)))
+      // A standard's number ("Factur-X – profil EN 16931", "ISO 9001") is no document's.
+      .filter((c) => !STANDARD.test(wordBefore(view, c)))
       // A count of points ("Prochain bon : 500 pts") is no number of the document.
       .filter((c) => !POINTS.test(nextWord(view, c)))
       // (A number the page calls its own keeps its score however much it looks like a telephone's:
@@ -86,6 +89,15 @@ export function findReferences(
 const OWN_NUMBER =
   /\b(receipt|invoice|bill|refund|rechnung|beleg|bon|quittung|facture|factura|fattura|factuur|faktura|fatura|recibo|ricevuta|kvitto|kvittering|resit|apodeix)/;
 
+/** Names of standards bodies, whose numbers are a standard's: "EN 16931", "ISO 9001", "DIN 4991". */
+const STANDARD = /^(en|iso|din|iec|bs|nf|ansi|astm)$/;
+
+/** The word right before a candidate on its row (its key), or ''. */
+function wordBefore(view: DocumentView, c: Candidate): string {
+  const first = c.tokens[0]!;
+  return view.rows[first.row]!.tokens[first.col - 1]?.key ?? '';
+}
+
 /** Words of a count of loyalty points after a number. */
 const POINTS = /^(pts?|points?|punkte|punten|poäng|pont)$/;
 
@@ -93,6 +105,11 @@ const POINTS = /^(pts?|points?|punkte|punten|poäng|pont)$/;
 function nextWord(view: DocumentView, c: Candidate): string {
   const last = c.tokens[c.tokens.length - 1]!;
   return view.rows[last.row]!.tokens[last.col + 1]?.key ?? '';
+}
+
+/** A series' number: digits, maybe after one letter ("2025/312", "A2024/1873", "A/1234"), not a code of words ("HM-RA-24-0316"). */
+function isSeriesNumber(text: string): boolean {
+  return /\d/.test(text) && !/^\p{L}{2}/u.test(text);
 }
 
 /** A label that is only a number's word ("N.º", "No.", "Nr"). */
@@ -125,7 +142,9 @@ function opensLine(row: Row, token: ViewToken): boolean {
 
 /** Letters of a document series before its number: capitals, not a number's own label ("No", "Nr"). */
 function isSeriesPrefix(text: string): boolean {
-  return /^[A-Z]{1,4}$/.test(text) && !/^(NO|NR|N|NUM|REF|DATE)$/.test(text);
+  return (
+    /^[A-Z]{1,4}$/.test(text) && !/^(NO|NR|N|NUM|REF|DATE)$/.test(text) && !STANDARD.test(text.toLowerCase())
+  );
 }
 
 /** Phone numbers, long pure digit runs and words with a single digit are poorer references. */

@@ -235,3 +235,28 @@ describe("a receipt's own number beside others", () => {
     ).toEqual(['245618']);
   });
 });
+
+describe('numbers that are no reference of the document', () => {
+  const found = (rows: string[][]) => {
+    const view = createView(layerOfRows(rows));
+    return findReferences(view, documentHints(view));
+  };
+
+  it("a standard's number ('EN 16931') under the title", () => {
+    expect(
+      found([
+        ['Fournils', 'FACTURE'],
+        ['EN', '16931'],
+      ]).referenceNo.map((c) => c.value),
+    ).toEqual([]);
+  });
+
+  it("a code of words after a series' letters is not joined to them ('PO HM-RA-24-0316'), a series' number is", () => {
+    expect(
+      found([['Order', 'ref', 'PO', 'HM-RA-24-0316']]).purchaseOrderNo.map((c) => c.value),
+    ).not.toContain('POHM-RA-24-0316');
+    expect(found([['Fatura', 'n.º', 'FS', 'A2024/1873']]).referenceNo.map((c) => c.value)).toContain(
+      'FSA2024/1873',
+    );
+  });
+});
