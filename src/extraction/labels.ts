@@ -108,6 +108,7 @@ export const LABELS: Record<string, LabelSet> = {
       'totaal incl. btw',
       'totaal incl btw',
       'importe total',
+      'total a pagar',
       'total factura',
       'totale',
       'totale fattura',
@@ -464,9 +465,6 @@ export const LABELS: Record<string, LabelSet> = {
   },
   amountDue: {
     strong: [
-      // Portugal's "Total a pagar" is what is left to pay (after a withholding: "Retenção na fonte IRS
-      // (25%) - 633,75" under "Total (EUR) 3.118,05"); the total when nothing was deducted.
-      'total a pagar',
       // The amount to receive after India's TDS ("Net Amount Receivable").
       'net amount receivable',
       'net receivable',

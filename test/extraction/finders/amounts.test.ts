@@ -304,21 +304,3 @@ describe('taxes on several lines', () => {
     expect(printedSum.tax[0]!.value).toBe('177.00');
   });
 });
-
-describe("Portugal's 'Total a pagar'", () => {
-  it('is what is left to pay after a withholding, and the total where nothing was deducted', () => {
-    const withheld = amounts([
-      ['Total', 'IVA', '583,05'],
-      ['Total', '(EUR)', '3.118,05'],
-      ['Retenção', 'na', 'fonte', 'IRS', '(25%)', '-', '633,75'],
-      ['Total', 'a', 'pagar', '2.484,30'],
-    ]);
-    expect(withheld.total[0]!.value).toBe('3118.05');
-    expect(withheld.amountDue[0]!.value).toBe('2484.30');
-    const whole = amounts([
-      ['IVA', '23%', '230,00'],
-      ['Total', 'a', 'pagar', '1.230,00'],
-    ]);
-    expect(whole.total[0]!.value).toBe('1230.00');
-  });
-});
