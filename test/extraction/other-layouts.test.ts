@@ -1234,6 +1234,15 @@ describe('layouts of other sources', () => {
       ['Nottingham NG7 2RD', 185],
     ]);
     expect(department.value('document.customerName')).toBe('Harcourt Lane Veterinary Group Ltd');
+    // Two such lines in a row.
+    const confidential = await letter([
+      ['PRIVATE & CONFIDENTIAL', 146],
+      ['The Finance Director', 159],
+      ['Harcourt Lane Veterinary Group Ltd', 172],
+      ['45 Harcourt Lane', 185],
+      ['Nottingham NG7 2RD', 198],
+    ]);
+    expect(confidential.value('document.customerName')).toBe('Harcourt Lane Veterinary Group Ltd');
   });
 
   it('a company over an attention line is the customer, never the supplier, however large it is printed', async () => {

@@ -267,7 +267,7 @@ function stackedTaxRows(
     const text = row.tokens.map((t) => t.text).join(' ');
     if (!amount || (amount.norm as number) <= 0 || NOT_TAX_ROW.test(text)) return undefined;
     const taxLine = amount.tokens.some((t) => taxTokens.has(t.id));
-    if (!taxLine && !/\d%|%/.test(text)) return undefined;
+    if (!taxLine && !text.includes('%')) return undefined;
     labelled ||= taxLine;
     amounts.push(amount);
   }

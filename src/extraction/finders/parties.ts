@@ -1522,16 +1522,19 @@ function findCustomer(view: DocumentView, segments: Segment[], supplier: Segment
           s.lineId !== senderLine.lineId,
       );
       // A salutation on a line of its own ("Herrn", "Firma"), a department or an attention line ("The
-      // Accounts Department") is over the name: the line under it.
-      const named =
-        next && (SALUTATION_LINE.test(next.text.trim()) || ATTENTION_LINE.test(next.text.trim()))
-          ? segments.find(
-              (s) =>
-                s.order > next.order &&
-                Math.abs(s.tokens[0]!.box.x0 - next.tokens[0]!.box.x0) < 0.02 &&
-                s.tokens[0]!.box.y0 - next.tokens[0]!.box.y1 < 0.03,
-            )
-          : next;
+      // Accounts Department") is over the name: the line under it (past several such lines).
+      const over = (s: Segment): boolean =>
+        SALUTATION_LINE.test(s.text.trim()) || ATTENTION_LINE.test(s.text.trim());
+      let named = next;
+      while (named && over(named)) {
+        const above = named;
+        named = segments.find(
+          (s) =>
+            s.order > above.order &&
+            Math.abs(s.tokens[0]!.box.x0 - above.tokens[0]!.box.x0) < 0.02 &&
+            s.tokens[0]!.box.y0 - above.tokens[0]!.box.y1 < 0.03,
+        );
+      }
       if (named && isNameLike(named.text) && !isStreetLine(named)) {
         const whole = withLegalLine(segments, named);
         out.push(nameCandidate(whole.text, whole.tokens, 0.55, 'window-address'));

@@ -107,7 +107,10 @@ function nextWord(view: DocumentView, c: Candidate): string {
   return view.rows[last.row]!.tokens[last.col + 1]?.key ?? '';
 }
 
-/** A series' number: digits, maybe after one letter ("2025/312", "A2024/1873", "A/1234"), not a code of words ("HM-RA-24-0316"). */
+/**
+ * A series' number: digits, maybe after one letter ("2025/312", "A2024/1873", "A/1234"), not a code of
+ * words ("HM-RA-24-0316").
+ */
 function isSeriesNumber(text: string): boolean {
   return /\d/.test(text) && !/^\p{L}{2}/u.test(text);
 }
