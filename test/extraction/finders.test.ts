@@ -973,10 +973,7 @@ describe('document cues', () => {
 
   it("takes a currency's word that is also a word of text ('Fr.' Frau, 'Lei') only beside a number", async () => {
     // "Fr. Ing. Sandra Brunnbauer" is a person; the amounts are in euros.
-    const frau = await currencyOf('605,00 EUR', [
-      'Fr. Ing. Sandra Brunnbauer',
-      'Ihre Zustellungen im Jänner',
-    ]);
+    const frau = await currencyOf('605,00', ['Fr. Ing. Sandra Brunnbauer', 'USt-IdNr. DE811907980']);
     expect(frau.value).toBe('EUR');
     const lei = await currencyOf('1.712,00', ['Partita IVA 01234560789', "da Lei fornito all'indirizzo"]);
     expect(lei.value).toBe('EUR');

@@ -19,15 +19,19 @@ function summaryBox(gap: number) {
   return findReferences(view, documentHints(view)).referenceNo.map((c) => c.value);
 }
 
+/** What findReferences gives for rows of words laid out as OCR reads them (a row a line). */
+function referencesIn(rows: string[][]) {
+  const view = createView(layerOfRows(rows));
+  return findReferences(view, documentHints(view));
+}
+const referenceValues = (rows: string[][]) => referencesIn(rows).referenceNo.map((c) => c.value);
+const orderValues = (rows: string[][]) => referencesIn(rows).purchaseOrderNo.map((c) => c.value);
+
 describe('invoice numbers', () => {
   it("follow a bare 'N°', not one inside an item's line after a code", () => {
-    const refs = (rows: string[][]) => {
-      const view = createView(layerOfRows(rows));
-      return findReferences(view, documentHints(view)).referenceNo.map((c) => c.value);
-    };
-    expect(refs([['FACTURE'], ['N°', 'FA-2024-0412']])).toEqual(['FA-2024-0412']);
+    expect(referenceValues([['FACTURE'], ['N°', 'FA-2024-0412']])).toEqual(['FA-2024-0412']);
     expect(
-      refs([
+      referenceValues([
         ['1', 'DZ8', 'MILO', '7.45'],
         ['2', 'RO3', 'N°', 'LEMAK', '35.66'],
         ['N22', 'SPRG', '9.34'],
@@ -159,33 +163,23 @@ describe("a receipt's own number", () => {
 });
 
 describe('order numbers after their label and a number word', () => {
-  const orders = (rows: string[][]) => {
-    const view = createView(layerOfRows(rows));
-    return findReferences(view, documentHints(view)).purchaseOrderNo.map((c) => c.value);
-  };
-
   it("pass 'n.º' and 'ref.' between the label and the number", () => {
-    expect(orders([['Requisição', 'n.º', 'RQ-2024/017']])).toEqual(['RQ-2024/017']);
-    expect(orders([['Your', 'order', 'ref.', 'PO/HLV/0392']])).toEqual(['PO/HLV/0392']);
+    expect(orderValues([['Requisição', 'n.º', 'RQ-2024/017']])).toEqual(['RQ-2024/017']);
+    expect(orderValues([['Your', 'order', 'ref.', 'PO/HLV/0392']])).toEqual(['PO/HLV/0392']);
   });
 
   it("read Italian and Finnish order labels ('RIF. ORDINE ACQUISTO N.', 'Tilausnumeronne')", () => {
-    expect(orders([['RIF.', 'ORDINE', 'ACQUISTO', 'N.', '77/2024', 'DEL', '15-10-2024']])).toEqual([
+    expect(orderValues([['RIF.', 'ORDINE', 'ACQUISTO', 'N.', '77/2024', 'DEL', '15-10-2024']])).toEqual([
       '77/2024',
     ]);
-    expect(orders([['Tilausnumeronne', '88213']])).toEqual(['88213']);
+    expect(orderValues([['Tilausnumeronne', '88213']])).toEqual(['88213']);
   });
 });
 
 describe("a bare 'N.º' under the document's title", () => {
-  const refs = (rows: string[][]) => {
-    const view = createView(layerOfRows(rows));
-    return findReferences(view, documentHints(view)).referenceNo.map((c) => c.value);
-  };
-
   it('is the number the page calls its own, before a folio number', () => {
     expect(
-      refs([
+      referenceValues([
         ['FATURA-RECIBO'],
         ['N.º', 'FR', '2024/1187'],
         ['Chegada', '10/06/2024'],
@@ -196,7 +190,7 @@ describe("a bare 'N.º' under the document's title", () => {
 
   it("is not when the word above is a sentence's ('keep your receipt')", () => {
     expect(
-      refs([
+      referenceValues([
         ['Keep', 'your', 'receipt'],
         ['No.', '04412937'],
         ['Folio', 'n.º:', '33781'],
@@ -206,20 +200,15 @@ describe("a bare 'N.º' under the document's title", () => {
 });
 
 describe("a receipt's own number beside others", () => {
-  const refs = (rows: string[][]) => {
-    const view = createView(layerOfRows(rows));
-    return findReferences(view, documentHints(view)).referenceNo.map((c) => c.value);
-  };
-
   it('keeps its score however much it looks like a telephone number', () => {
     expect(
-      refs([
+      referenceValues([
         ['STR', '0217', 'TRN', '4821'],
         ['Receipt#:', '0217-03-4821-61524'],
       ])[0],
     ).toBe('0217-03-4821-61524');
     expect(
-      refs([
+      referenceValues([
         ['Folio:', '88213-1'],
         ['Rechnungs-Nr.:', '2024/018344'],
       ])[0],
@@ -228,7 +217,7 @@ describe("a receipt's own number beside others", () => {
 
   it('is not a count of loyalty points', () => {
     expect(
-      refs([
+      referenceValues([
         ['N°', 'ticket', ':', '245618'],
         ['Prochain', 'bon', ':', '500', 'pts'],
       ]),
@@ -237,14 +226,9 @@ describe("a receipt's own number beside others", () => {
 });
 
 describe('numbers that are no reference of the document', () => {
-  const found = (rows: string[][]) => {
-    const view = createView(layerOfRows(rows));
-    return findReferences(view, documentHints(view));
-  };
-
   it("a standard's number ('EN 16931') under the title", () => {
     expect(
-      found([
+      referencesIn([
         ['Fournils', 'FACTURE'],
         ['EN', '16931'],
       ]).referenceNo.map((c) => c.value),
@@ -253,9 +237,9 @@ describe('numbers that are no reference of the document', () => {
 
   it("a code of words after a series' letters is not joined to them ('PO HM-RA-24-0316'), a series' number is", () => {
     expect(
-      found([['Order', 'ref', 'PO', 'HM-RA-24-0316']]).purchaseOrderNo.map((c) => c.value),
+      referencesIn([['Order', 'ref', 'PO', 'HM-RA-24-0316']]).purchaseOrderNo.map((c) => c.value),
     ).not.toContain('POHM-RA-24-0316');
-    expect(found([['Fatura', 'n.º', 'FS', 'A2024/1873']]).referenceNo.map((c) => c.value)).toContain(
+    expect(referencesIn([['Fatura', 'n.º', 'FS', 'A2024/1873']]).referenceNo.map((c) => c.value)).toContain(
       'FSA2024/1873',
     );
   });
