@@ -1447,6 +1447,20 @@ describe('layouts of other sources', () => {
     ).toBe('4418732659');
   });
 
+  it("the invoice's date after its number ('Rechnung Nr. … vom'), not a ride's ('Taxifahrt vom'), the day of delivery too", async () => {
+    const taxi = sheet();
+    taxi.put(50, 50, 'Taxibetrieb Lindner GmbH', 12, true);
+    taxi.put(50, 66, 'Am Anger 4, 04109 Leipzig', 8);
+    taxi.put(50, 100, 'Handelsrechnung Nr. TX-2291 vom 14.03.2025', 9);
+    taxi.put(50, 120, 'Liefer- und Leistungsdatum : 11.03.2025', 9);
+    taxi.put(50, 200, 'Rechnung gemäß Taxifahrt vom 11.03.2025', 9);
+    taxi.put(360, 420, 'Gesamtbetrag', 9, true);
+    taxi.put(490, 420, 'EUR 23,40', 9, true);
+    expect((await extractLines(engine, taxi.lines, ['invoices:2'])).value('document.date')).toBe(
+      '2025-03-14',
+    );
+  });
+
   it("the invoice's date, not the order's ('PO Date'), the e-invoice acknowledgement's or a progress status's", async () => {
     const indian = sheet();
     indian.put(36, 50, 'Meghdoot Polymers Pvt Ltd', 12, true);

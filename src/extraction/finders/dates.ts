@@ -15,7 +15,8 @@ export function findDates(
   const orderLabels = findLabels(view, LABELS.purchaseOrderNo!);
   const ordersDate = (hit: LabelHit): boolean =>
     CONNECTING.has(hit.phrase) &&
-    orderLabels.some((order) => order.row === hit.row && order.end <= hit.start);
+    (orderLabels.some((order) => order.row === hit.row && order.end <= hit.start) ||
+      joinsOtherThing(view, hit));
   const labelled = (set: string): Candidate[] =>
     findLabels(view, LABELS[set]!).flatMap((hit) => {
       // (Five words: "4 de abril de 2024".)
@@ -79,6 +80,25 @@ export function findDates(
 
 /** Date labels that join a date to what comes before it: "dated", "vom", "du". */
 const CONNECTING = new Set(['dated', 'vom', 'du']);
+
+/** A document's own title, which a connecting word may date ("Rechnung vom", "Facture du", "Invoice dated"). */
+const OWN_TITLE =
+  /(?:rechnung|gutschrift|quittung|beleg|invoice|receipt|bill|statement|facture|avoir|re[cç]u|factuur|fattura|ricevuta|factura|recibo|nota)$/iu;
+
+/**
+ * A connecting word right after a word that names something else than the document ("Rechnung gemäß
+ * Taxifahrt vom 29.10.2018", "Lieferung vom", "Période du"): the date of that thing, not the
+ * document's. After the document's number or title ("Rechnung Nr. 4711 vom", "Facture du") it is the
+ * document's own.
+ */
+function joinsOtherThing(view: DocumentView, hit: LabelHit): boolean {
+  const before = hit.row.tokens[hit.start - 1];
+  if (!before) return false;
+  // Of the same run of text: a word in the next column is no part of the phrase.
+  const height = Math.max(hit.row.height, view.bodyHeight);
+  if ((hit.row.tokens[hit.start]!.u.x0 - before.u.x1) / height >= 1.5) return false;
+  return /^\p{L}{3,}$/u.test(before.text) && !OWN_TITLE.test(before.text);
+}
 
 /** Words that say "date" alone; printed with another word next to them they name some other date. */
 const BARE_DATE = new Set(['date', 'datum', 'data', 'fecha', 'kuupäev', 'kuupaev', 'tarih']);
