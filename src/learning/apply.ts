@@ -171,6 +171,22 @@ const ADDRESS_FIELD = 'document.supplierAddress';
 /** How alike a reading must be to a name to be that name garbled (`BERIED (SF) SDH.` for `BEMED (SP) SDN. BHD.`). */
 const GARBLED = 0.5;
 
+/**
+ * Whether `printed` is `learned` with letters misread, word for word: as many words, at least one
+ * different, each different one half alike or more and at most two letters longer or shorter
+ * (`CNE ONE THREE SEAFOOD` for `ONE ONE THREE SEAFOOD`, `LAN HING` for `LIAN HING`). A word more or
+ * fewer (`MR. D.I.Y. (M) SDN BHD` beside `MR. D.I.Y. SDN BHD`) is a name printed otherwise, not misread.
+ */
+export function misreadWordForWord(printed: string, learned: string): boolean {
+  const a = printed.toLowerCase().split(/\s+/).filter(Boolean);
+  const b = learned.toLowerCase().split(/\s+/).filter(Boolean);
+  if (a.length !== b.length || a.join(' ') === b.join(' ')) return false;
+  return a.every(
+    (word, i) =>
+      word === b[i] || (Math.abs(word.length - b[i]!.length) <= 2 && similarity(word, b[i]!) >= GARBLED),
+  );
+}
+
 /** The three amounts of an invoice when they add up (subtotal + tax = total): checked, never overridden. */
 const SUM_FIELDS = ['invoice.subTotal', 'invoice.tax', 'invoice.total'] as const;
 
@@ -259,8 +275,15 @@ export function withSupplierMemory(
       answer.tokens.length === 0 &&
       confidence > result.confidence &&
       extracted !== undefined;
-    // A garbled name keeps its box: the name is printed there, misread.
-    const garbled = repairable && similarity(plainWords(extracted), plainWords(answer.value)) >= GARBLED;
+    // A garbled name keeps its box: the name is printed there, misread. So does a name the reading
+    // gives misread word for word, however confident it is: the reviewed name is the one typed.
+    const garbled =
+      (repairable && similarity(plainWords(extracted), plainWords(answer.value)) >= GARBLED) ||
+      (field.name === NAME_FIELD &&
+        recognition.how !== 'layout' &&
+        answer.how === 'value' &&
+        extracted !== undefined &&
+        misreadWordForWord(extracted, answer.value));
     const misreadName =
       garbled ||
       (repairable &&

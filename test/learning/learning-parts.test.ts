@@ -10,7 +10,7 @@ import type { TokenLayer } from '../../src/core/types.js';
 import { documentHints } from '../../src/extraction/hints.js';
 import type { VerboseFieldResult } from '../../src/extraction/types.js';
 import { createView, type DocumentView } from '../../src/extraction/view.js';
-import { sameNumbers, withSupplierMemory } from '../../src/learning/apply.js';
+import { misreadWordForWord, sameNumbers, withSupplierMemory } from '../../src/learning/apply.js';
 import { learnFromDocument, MAX_SEEN } from '../../src/learning/learn.js';
 import { nameSimilarity, recogniseSupplier } from '../../src/learning/recognise.js';
 import type { SupplierMemory } from '../../src/ports/supplier-memory-store.js';
@@ -375,6 +375,29 @@ describe('a name misread past recognition', () => {
     expect(repaired).toMatchObject({ value: 'Kestrel Instruments GmbH', learned: { how: 'value' } });
     expect(repaired.boundingBox?.topLeft).toEqual({ x: 0.08, y: 0.06 });
     expect(repaired.confidence).toBeGreaterThan(0.5);
+  });
+
+  it('is the learned name over a confident reading of it misread letter by letter, not over a word more', () => {
+    const { memory } = learn(views.get('estate-12')!, { [NAME]: 'Tan Brothers Trading' });
+    const view = views.get('estate-12-misread')!;
+    const recognition = recogniseSupplier(view, [memory])!;
+    expect(recognition.how).toBe('name');
+    const given = (value: string) =>
+      withSupplierMemory(
+        view,
+        documentHints(view),
+        fields,
+        [{ ...read(value)[0]!, confidence: 0.99 }],
+        recognition,
+      )[0]!;
+    expect(given('TAN BROTHERS TRADlNG')).toMatchObject({
+      value: 'Tan Brothers Trading',
+      learned: { how: 'value' },
+    });
+    expect(misreadWordForWord('CNE ONE THREE SEAFOOD', 'ONE ONE THREE SEAFOOD')).toBe(true);
+    expect(misreadWordForWord('MR. D.I.Y. (M) SDN BHD', 'MR. D.I.Y. SDN BHD')).toBe(false);
+    expect(misreadWordForWord('TAN BROTHERS TRADING', 'Tan Brothers Trading')).toBe(false);
+    expect(misreadWordForWord('TAN BROTHERS HARDWARE', 'Tan Brothers Trading')).toBe(false);
   });
 
   it("is not: another company's name printed with that tax id, or the learned supplier as the buyer", () => {
