@@ -1760,6 +1760,34 @@ describe('receipts of other sources', () => {
       'receipt.tax': '0.38',
     });
   });
+
+  it("a shop's address in its head when its company in the foot prints only register, tax and bank numbers", async () => {
+    // A till roll's page: 226 points wide, the company printed in its foot.
+    const footer = (numbers: string) => {
+      const s = sheet();
+      s.put(40, 30, 'FAHRRADHAUS WEIDE', 13, true);
+      s.put(60, 47, 'Hafenstraße 14', 7.5);
+      s.put(60, 57, '26382 Wilhelmshaven', 7.5);
+      s.put(12, 90, 'Bon-Nr. 2024-1187   18.05.2024', 7.5);
+      s.put(12, 110, '2 x E-Bike Tagesmiete', 7.5);
+      s.put(190, 110, '55,00', 7.5);
+      s.put(12, 130, 'SUMME EUR', 10, true);
+      s.put(180, 130, '55,00', 10, true);
+      s.put(12, 150, 'MwSt 19%', 7.5);
+      s.put(195, 150, '8,78', 7.5);
+      s.put(12, 440, 'Fahrradhaus Weide GmbH', 6.5);
+      s.put(12, 450, numbers, 6.5);
+      return [{ width: 226, height: 480, lines: s.lines }];
+    };
+    for (const numbers of [
+      'IBAN DE89 3704 0044 0532 0130 00',
+      'USt-IdNr. DE274188364  St.-Nr. 232/118/04521',
+    ]) {
+      const doc = await extractPages(engine, footer(numbers), ['receipts:1']);
+      expect(doc.value('document.supplierName')).toBe('Fahrradhaus Weide GmbH');
+      expect(doc.value('document.supplierAddress')).toBe('Hafenstraße 14, 26382 Wilhelmshaven');
+    }
+  });
 });
 
 /** A till receipt in two columns: `[label]` alone or `[label, amount]` with the amount at the right margin. */

@@ -229,6 +229,10 @@ function isAddressLine(segment: Segment): boolean {
     CONTACT.test(segment.text) ||
     /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura|ticket|beleg|kassenbon|quittung|scontrino|ricevuta|recibo|customer|account)\b/i.test(
       segment.text,
+    ) ||
+    // A bank's or a register's number ("IBAN NL97 RABO ...", "USt-IdNr. DE27... St.-Nr. 232/118/04521").
+    /\b(iban|bic|swift|kvk|ust-?idnr|ust-?id|st\.?-nr|steuernummer|steuer-nr|siret|siren|nip|regon|krs)\b/i.test(
+      segment.text,
     )
   )
     return false;
@@ -422,13 +426,18 @@ export function findParties(view: DocumentView): PartyCandidates {
     footerName && !plainlyAddress(topAddress[0])
       ? addressOf(letterhead).filter((c) => plainlyAddress(c) && underLogo(c))
       : [];
+  const supplierAddress = letterheadAddress.length > 0 ? letterheadAddress : topAddress;
   return {
     supplierName,
-    supplierAddress: letterheadAddress.length > 0 ? letterheadAddress : topAddress,
+    supplierAddress,
     customerName: findCustomer(view, segments, letterhead?.segment),
+    // A name with no address under it (a company in a receipt's foot over its register and tax
+    // numbers) has the letterhead's.
     addressAfterName: (name) => {
       const at = supplierName.indexOf(name);
-      return at < 0 ? [] : addressOf(proposed[at]);
+      if (at < 0) return [];
+      const under = addressOf(proposed[at]);
+      return under.length > 0 ? under : supplierAddress;
     },
   };
 }
