@@ -123,6 +123,9 @@ function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
           if (t.value <= 0 || t.value >= n.value) continue;
           if (Math.abs((n.value * percent) / 100 - t.value) <= 0.011 + 0.001 * t.value)
             return taxRow(row, n, t, n.value + t.value, false);
+          // Or the gross and the tax it holds ("MWST % | Brutto | MWST": "8.10  177.75  13.32").
+          if (Math.abs((n.value * percent) / (100 + percent) - t.value) <= 0.011 + 0.001 * t.value)
+            return taxRow(row, { token: n.token, value: n.value - t.value }, t, n.value, false);
         }
     }
   }
@@ -153,6 +156,17 @@ function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
         return taxRow(row, n, t, n.value + t.value, false);
     }
   return undefined;
+}
+
+/**
+ * A row of a rate without tax under a table's taxed rows ("0  Depot  15.00  0.00", "E  Exempt  7,00
+ * 0,00"): an amount and a zero tax, the amount its net and its gross.
+ */
+function zeroTaxRow(row: Row, hints: AmountHints): TaxRow | undefined {
+  const amounts = rowAmounts(row, hints);
+  if (amounts.length !== 2 || TOTAL_WORD.test(row.tokens[0]!.key)) return undefined;
+  const [n, t] = amounts as [RowAmount, RowAmount];
+  return t.value === 0 && n.value > 0 ? taxRow(row, n, t, n.value, false) : undefined;
 }
 
 /**
@@ -195,7 +209,10 @@ export function findVatTable(
   let current: TaxRow[] = [];
   let headed = false;
   for (const row of view.rows) {
-    const taxRow = taxRowOf(row, hints) ?? totalOf(current, row, hints);
+    const taxRow =
+      taxRowOf(row, hints) ??
+      totalOf(current, row, hints) ??
+      (current.length > 0 ? zeroTaxRow(row, hints) : undefined);
     if (taxRow && (headed || RATE.test(row.tokens.map((t) => t.text).join(' ')) || current.length > 0)) {
       current.push(taxRow);
       continue;

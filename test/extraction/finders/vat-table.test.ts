@@ -47,6 +47,18 @@ describe('VAT summary tables', () => {
     expect(found).toEqual({ tax: ['1274.80'], subTotal: ['8740.00'], words: [['1.130,80', '144,00']] });
   });
 
+  it('read a rate in its own column left of the gross and the tax it holds, and a row without tax under it', () => {
+    const rows = [
+      ['Code', 'MWST', '%', 'Brutto', 'MWST'],
+      ['1', '8.10', '177.75', '13.32'],
+      ['0', 'Depot', '15.00', '0.00'],
+    ];
+    expect(read(rows, '.')).toEqual({ tax: ['13.32'], subTotal: ['179.43'], words: [['13.32', '0.00']] });
+    // Both rows are parts: neither gross is the document's total.
+    const view = createView(layerOfRows(rows, 'text'));
+    expect(findVatTable(view, { decimalSeparator: '.' }).partRows.size).toBe(2);
+  });
+
   it('sum their rows where no total row is printed, under a heading or with a rate in each row', () => {
     expect(
       read([
