@@ -2106,7 +2106,7 @@ describe('receipts of other sources, in columns', () => {
     });
   });
 
-  it('currencies without a symbol of their own: LEI, Ft and KSH alone, the sol, pesos by their country, a country named', async () => {
+  it('currencies without a symbol of their own: LEI, Ft and KSH alone, the sol, the rand, pesos by their country, a country named', async () => {
     const read = async (rows: Parameters<typeof till>[0]) =>
       (await extractLines(engine, till(rows), ['receipts:1'])).value('document.currency');
     // "TVA" is French and Romanian: the printed "LEI" decides.
@@ -2131,6 +2131,21 @@ describe('receipts of other sources, in columns', () => {
         ['TOTAL KSH', '1,250.00'],
       ]),
     ).toBe('KES');
+    // The rand's "R" before amounts, over the Dutch-looking "BTW" of an Afrikaans invoice.
+    expect(
+      await read([
+        ['SWARTKOPS KOOPERASIE', '', 13],
+        ['BTW @ 15%', 'R 7 489,08'],
+        ['TOTAAL BETAALBAAR', 'R 57 416,28'],
+      ]),
+    ).toBe('ZAR');
+    expect(
+      await read([
+        ['MEDIPLUS PHARMACY', '', 13],
+        ['Medipark Pharmacies (Pty) Ltd', ''],
+        ['TOTAL', '357.53'],
+      ]),
+    ).toBe('ZAR');
     expect(
       await read([
         ['FERRETERIA ANDINA SAC', '', 13],

@@ -52,6 +52,7 @@ const FLOORS: Record<string, number> = {
   'invoices-o': 0.9,
   'invoices-p': 0.94,
   'invoices-q': 0.88,
+  'invoices-r': 0,
   'receipts-a': 0.95,
   'receipts-b': 0.94,
   'receipts-c': 0.88,
@@ -85,6 +86,7 @@ const LINE_ITEM_FLOORS: Record<string, number> = {
   'invoices-o': 0.96,
   'invoices-p': 0.95,
   'invoices-q': 0.91,
+  'invoices-r': 0,
 };
 
 const engine = textOnlyEngine();

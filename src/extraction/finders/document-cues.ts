@@ -135,6 +135,12 @@ const COUNTRY_CUES: ReadonlyArray<readonly [string, RegExp]> = [
   ['CLP', /\bchile\b|\brut\b|\br\.u\.t\b/],
   ['ARS', /\bargentina\b|\bbuenos aires\b|\bcuit\b/],
   ['COP', /\bcolombia\b|\bbogot[aá]\b|\bmedell[ií]n\b/],
+  // South Africa: its companies' forms ("(Pty) Ltd", Afrikaans "(Edms) Bpk") and the rand's "R"
+  // before an amount ("R 357.53", "R 49 927,20").
+  [
+    'ZAR',
+    /\bsouth africa\b|\bsuid-afrika\b|\bjohannesburg\b|\bcape town\b|\bpretoria\b|\bdurban\b|\(pty\) ltd\b|\(edms\.?\) bpk\b|(?:^|[\s:(])-?r ?\d{1,3}(?:[ ,.]?\d{3})*[.,]\d{2}(?![\d.,])/,
+  ],
 ];
 
 /** Countries whose "$" is not the US dollar, and what in the text says it is theirs. */
