@@ -1941,6 +1941,14 @@ export const LEGAL_FORMS = [
   'l.l.c.',
   'llc.',
   'pvt.',
+  // Mexico's variable capital ("S.A. de C.V."), South Africa's Afrikaans "(Edms) Bpk", the UAE's
+  // free-zone establishments and companies.
+  'c.v.',
+  'bpk',
+  'bpk.',
+  'fze',
+  'fzco',
+  'fz-llc',
 ];
 
 /** Words common in business names: evidence of a name, but a name goes on after them. */

@@ -1761,6 +1761,22 @@ describe('receipts of other sources', () => {
     });
   });
 
+  it("a company's name over two lines in large print, another column's words beside its first line", async () => {
+    const s = sheet();
+    s.put(12, 24, 'SEILBAHNEN', 11, true);
+    s.put(162, 24, 'Kasse Talstation', 7);
+    s.put(12, 38, 'SONNALP AG', 11, true);
+    s.put(12, 53, 'Dorfstrasse 12', 7.5);
+    s.put(12, 63, '3780 Gstaad', 7.5);
+    s.put(12, 96, 'Beleg-Nr. 24-118842   03.02.2024', 7.5);
+    s.put(12, 126, 'Tageskarte Erwachsene', 7.5);
+    s.put(190, 126, '79.00', 7.5);
+    s.put(12, 150, 'Total CHF', 10.5, true);
+    s.put(185, 150, '79.00', 10.5, true);
+    const doc = await extractPages(engine, [{ width: 226, height: 360, lines: s.lines }], ['receipts:1']);
+    expect(doc.value('document.supplierName')).toBe('SEILBAHNEN SONNALP AG');
+  });
+
   it("a shop's address in its head when its company in the foot prints only register, tax and bank numbers", async () => {
     // A till roll's page: 226 points wide, the company printed in its foot.
     const footer = (numbers: string) => {

@@ -613,8 +613,18 @@ function nameTokens(
     tokens = own;
   // A name broken over two lines: the second short line ends in the legal form, or the first ends
   // in "&" ("Best Choice Hardware &" over "Electrical").
-  // (The next line of words: OCR's stray marks between are passed, "!" under an "&".)
-  const next = segments.slice(segment.order + 1, segment.order + 4).find((s) => /[\p{L}\p{N}]/u.test(s.text));
+  // (The next line of words: OCR's stray marks between are passed, "!" under an "&"; so is another
+  // column's smaller print on the name's own row, "BERGBAHNEN   Kasse Talstation" over "ALPGRAT AG".
+  // Not a block's heading's: "Exporter   Invoice No." is no name's first line.)
+  const height = (x: Segment): number => Math.max(...x.tokens.map((t) => t.height));
+  const letterhead = height(segment) >= 1.2 * view.bodyHeight && !NOT_A_NAME.test(segment.text);
+  const next = segments
+    .slice(segment.order + 1, segment.order + 4)
+    .find(
+      (s) =>
+        /[\p{L}\p{N}]/u.test(s.text) &&
+        !(letterhead && s.tokens[0]!.row === segment.tokens[0]!.row && height(s) < 0.8 * height(segment)),
+    );
   const near =
     next !== undefined &&
     next.tokens[0]!.box.y0 - segment.tokens[0]!.box.y1 < 2 * view.bodyHeight &&
@@ -650,8 +660,13 @@ function nameTokens(
     !/:$/.test(segment.text) &&
     !OWNER_LINE.test(segment.text) &&
     close &&
-    next.tokens.length <= 4 &&
-    nextLegal >= 0
+    nextLegal >= 0 &&
+    // (Four words at most; or three before a legal form of several that ends the line: "SIERRA ALTA,
+    // S.A. DE C.V.". A branch's line over a company and its number stays apart: "Desa Park City" over
+    // "Golden Scoop Sdn Bhd (169609-A)".)
+    (next.tokens.length <= 4 ||
+      (hasLegalForm(next.tokens) <= 3 &&
+        nextLegal + trailingLegal(next.tokens, nextLegal) === next.tokens.length - 1))
   ) {
     tokens = [...tokens, ...next.tokens.slice(0, nextLegal + 1 + trailingLegal(next.tokens, nextLegal))];
     legalAt = tokens.length - 1;
@@ -847,8 +862,12 @@ function trailingLegal(tokens: readonly ViewToken[], at: number): number {
   for (;;) {
     const next = at + 1 + extra;
     if (next < tokens.length && isLegalAt(tokens, next)) extra++;
-    // "GmbH & Co. KG": forms joined by "&" are one.
-    else if (tokens[next]?.text === '&' && next + 1 < tokens.length && isLegalAt(tokens, next + 1))
+    // "GmbH & Co. KG": forms joined by "&" are one; so are Mexico's by "de" ("S.A. de C.V.").
+    else if (
+      (tokens[next]?.text === '&' || tokens[next]?.key === 'de') &&
+      next + 1 < tokens.length &&
+      isLegalAt(tokens, next + 1)
+    )
       extra += 2;
     else return extra;
   }

@@ -657,6 +657,27 @@ describe("the supplier's name and address", () => {
     expect(parties.supplierAddress[0]?.value).toBe('1840 N Cedar St, Suite 210, Fort Collins, CO 80524');
   });
 
+  it("keeps legal forms of Mexico ('S.A. de C.V.'), South Africa ('(Edms) Bpk') and the UAE's free zones ('FZE')", () => {
+    const first = (rows: string[]) => partiesOf(rows).supplierName[0]?.value;
+    expect(first(['AUTOPISTAS DEL VALLE, S.A. DE C.V.', 'RFC: AVA110823RT9', 'TOTAL 147.00'])).toBe(
+      'AUTOPISTAS DEL VALLE, S.A. DE C.V.',
+    );
+    expect(first(['Karoo Landbou-Voorrade (Edms) Bpk', 'Voortrekkerweg 44', 'TOTAAL 57 416,28'])).toBe(
+      'Karoo Landbou-Voorrade (Edms) Bpk',
+    );
+    expect(first(['Falcon Aero Parts FZE', 'Jebel Ali Free Zone, Dubai', 'TOTAL 25,015.41'])).toBe(
+      'Falcon Aero Parts FZE',
+    );
+    // A name over two lines whose legal form of several words ends the second ...
+    expect(
+      first(['CONCESIONARIA NORTE', 'VALLE ALTO, S.A. DE C.V.', 'RFC: CVA110823RT9', 'TOTAL 147.00']),
+    ).toBe('CONCESIONARIA NORTE VALLE ALTO, S.A. DE C.V.');
+    // ... but not a branch's line over the company and its number.
+    expect(first(['Desa Park City', 'Golden Scoop Sdn Bhd (169609-A)', 'TOTAL 26.80'])).toBe(
+      'Golden Scoop Sdn Bhd',
+    );
+  });
+
   it("proposes no party's heading as a name ('Seller', 'Buyer')", () => {
     const names = partiesOf([
       'Seller',
