@@ -50,6 +50,10 @@ export const LABELS: Record<string, LabelSet> = {
       'wartosc brutto',
       'i alt',
       'yhteensä',
+      // Finnish: the sum to pay, the invoice's final sum.
+      'maksettava yhteensä',
+      'maksettava',
+      'loppusumma',
       'bruttosumme',
       'bruttobetrag',
       'gesamtsumme brutto',
@@ -295,6 +299,11 @@ export const LABELS: Record<string, LabelSet> = {
       'imponibile',
       'total sales (excluding gst)',
       'total (excl',
+      // Finnish: "without VAT", "VAT-free total".
+      'veroton yhteensä',
+      'veroton hinta',
+      'yhteensä ilman alv',
+      'ilman alv',
     ],
   },
   tax: {
@@ -313,6 +322,13 @@ export const LABELS: Record<string, LabelSet> = {
       'kwota vat',
       'razem vat',
       'alv',
+      'alv yhteensä',
+      'arvonlisävero',
+      // An insurance premium's own tax (it bears no VAT): Finnish, English, German.
+      'vakuutusmaksuvero',
+      'insurance premium tax',
+      'versicherungsteuer',
+      'versicherungssteuer',
       'valor iva',
       'total iva',
       'vat total',

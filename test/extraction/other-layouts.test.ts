@@ -1447,6 +1447,28 @@ describe('layouts of other sources', () => {
     ).toBe('4418732659');
   });
 
+  it("a Finnish insurance premium invoice: two lines that say 'yhteensä', the premium tax between them", async () => {
+    const s = sheet();
+    s.put(50, 56, 'Vakuutusyhtiö Lumme', 14, true);
+    s.put(330, 74, 'Laskun numero', 8.5);
+    s.put(430, 74, '9100227741', 8.5);
+    s.put(50, 280, 'Liikennevakuutus, pakettiauto', 9);
+    s.put(505, 280, '1 214,60', 9);
+    s.put(50, 296, 'Kaskovakuutus, pakettiauto', 9);
+    s.put(505, 296, '1 842,00', 9);
+    s.put(300, 349, 'Vakuutusmaksut yhteensä', 9.5);
+    s.put(503, 349, '3 056,60', 9.5);
+    s.put(300, 364, 'Vakuutusmaksuvero 24 %', 9.5);
+    s.put(511, 364, '733,58', 9.5);
+    s.put(300, 379, 'Maksettava yhteensä EUR', 9.5, true);
+    s.put(501, 379, '3 790,18', 9.5, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'invoice.subTotal': '3056.60',
+      'invoice.tax': '733.58',
+      'invoice.total': '3790.18',
+    });
+  });
+
   it("the invoice's date after its number ('Rechnung Nr. … vom'), not a ride's ('Taxifahrt vom'), the day of delivery too", async () => {
     const taxi = sheet();
     taxi.put(50, 50, 'Taxibetrieb Lindner GmbH', 12, true);

@@ -775,8 +775,26 @@ function deriveMissingPart(
   roundings: readonly number[],
   surcharges: readonly number[],
 ): { sub: Candidate; tax: Candidate; total: Candidate; score: number } | undefined {
-  const total = out.total[0];
-  if (!total) return undefined;
+  // The total as found, or one found about as surely: two lines that say "total" ("Vakuutusmaksut yhteensä",
+  // "Maksettava yhteensä") are told apart by which one the other amounts add up to.
+  const best = out.total[0];
+  if (!best) return undefined;
+  for (const total of out.total.slice(0, 3).filter((c) => c.score >= best.score - 0.05)) {
+    const found = derivedWith(view, out, all, taxLines, roundings, surcharges, total);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function derivedWith(
+  view: DocumentView,
+  out: Record<AmountRole, Candidate[]>,
+  all: Candidate[],
+  taxLines: readonly Candidate[],
+  roundings: readonly number[],
+  surcharges: readonly number[],
+  total: Candidate,
+): { sub: Candidate; tax: Candidate; total: Candidate; score: number } | undefined {
   const t = total.norm as number;
   const printed = (value: number): Candidate | undefined =>
     all.find((c) => Math.abs((c.norm as number) - value) < 0.005);
