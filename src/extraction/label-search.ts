@@ -603,7 +603,17 @@ export function valuesNear(
         }
         continue;
       }
-      const best = bestSpanAt(row.tokens, row.tokens.indexOf(under[0]!), options.maxTokens, read, hints);
+      // (An amount whose thousands a space sets off starts left of the column: "1 916,54" under "DPH".)
+      let start = row.tokens.indexOf(under[0]!);
+      const previous = row.tokens[start - 1];
+      if (
+        previous !== undefined &&
+        /^-?\d{1,3}$/.test(previous.text) &&
+        /^\d{3}(?:[.,]\d{2})?$/.test(under[0]!.text) &&
+        under[0]!.u.x0 - previous.u.x1 < 0.6 * under[0]!.height
+      )
+        start--;
+      const best = bestSpanAt(row.tokens, start, options.maxTokens, read, hints);
       if (!best) continue;
       // A label with its value beside it has no other value under it: what is there is another line's.
       const beside = chosen ? 0.5 : 1;

@@ -50,6 +50,8 @@ export const LABELS: Record<string, LabelSet> = {
       'wartosc brutto',
       'i alt',
       'yhteensä',
+      // A Swedish credit note's sum to receive.
+      'att erhålla',
       // Finnish: the sum to pay, the invoice's final sum.
       'maksettava yhteensä',
       'maksettava',
@@ -998,6 +1000,14 @@ export const LABELS: Record<string, LabelSet> = {
       'faktura vat nr',
       'faktura nr.',
       'laskun numero',
+      // Nordic credit notes' numbers.
+      'kreditfakturanr',
+      'kreditfakturanr.',
+      'kreditfaktura nr',
+      'kreditnotanr',
+      'kreditnota nr',
+      'kreditnotanummer',
+      'hyvityslaskun numero',
       'laskunumero',
       'fatura',
       'fatura n.º',
@@ -1045,6 +1055,12 @@ export const LABELS: Record<string, LabelSet> = {
       'ref no.',
       'credit note no',
       'credit note number',
+      // Afrikaans.
+      'faktuurnr',
+      'faktuurnr.',
+      'faktuur nr',
+      'faktuur nr.',
+      'faktuurnommer',
       'rechnungsnummer',
       'rechnungsnr',
       'rechnungsnr.',
@@ -1221,6 +1237,9 @@ export const LABELS: Record<string, LabelSet> = {
       'n.º',
       'nº',
       'n°',
+      // Czech and Slovak "číslo" shortened, with or without its accent ("Faktura č. 250412").
+      'č.',
+      'c.',
     ],
     // Another document's number printed on this one: a credit note's original invoice, an advance
     // invoice a final one deducts.
@@ -1356,6 +1375,10 @@ export const LABELS: Record<string, LabelSet> = {
       'client po',
       'po ref',
       'po reference',
+      // Afrikaans.
+      'bestelnr',
+      'bestelnr.',
+      'bestelnommer',
       'po no',
       'po no.',
       'po #',

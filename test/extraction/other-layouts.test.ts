@@ -1447,6 +1447,74 @@ describe('layouts of other sources', () => {
     ).toBe('4418732659');
   });
 
+  it("a Swedish credit note's number and sum to receive ('Kreditfakturanr', 'Att erhålla'), negative as printed", async () => {
+    const s = sheet();
+    s.put(45, 56, 'Dentalia Norden AB', 16, true);
+    s.put(409, 56, 'KREDITFAKTURA', 16, true);
+    s.put(360, 76, 'Kreditfakturanr', 8.3);
+    s.put(527, 76, '70412', 8.3);
+    s.put(360, 88, 'Datum', 8.3);
+    s.put(508, 88, '2024-09-18', 8.3);
+    s.put(380, 409, 'Netto', 9.5);
+    s.put(510, 409, '-4 867,20', 9.5);
+    s.put(380, 424, 'Moms 25 %', 9.5);
+    s.put(510, 424, '-1 216,80', 9.5);
+    s.put(380, 439, 'Att erhålla SEK', 9.5, true);
+    s.put(508, 439, '-6 084,00', 9.5, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.referenceNo': '70412',
+      'invoice.tax': '-1216.80',
+      'invoice.total': '-6084.00',
+    });
+  });
+
+  it("Czech and Afrikaans numbers: 'c. 250412' and 'Doklad c.:', not a register's 'C 48271'; 'Faktuurnr.', 'Bestelnr.'", async () => {
+    const czech = sheet();
+    czech.put(40, 50, 'AUTOSERVIS DVORAK', 15, true);
+    czech.put(300, 50, 'FAKTURA - DANOVY DOKLAD', 13, true);
+    czech.put(504, 66, 'c. 250412', 11, true);
+    czech.put(40, 208, 'Zapsano v OR u Krajskeho soudu v Brne, oddil C 48213', 7);
+    czech.put(370, 507, 'Celkem k uhrade CZK:', 9.5, true);
+    czech.put(510, 507, '11 043,00', 9.5, true);
+    expect((await extractLines(engine, czech.lines, ['invoices:2'])).value('document.referenceNo')).toBe(
+      '250412',
+    );
+    const till = receipt([
+      [60, 'POTRAVINY U MOSTU', 12],
+      [60, 'Doklad c.: 2019/04512   14.06.2019 17:35'],
+      [60, 'CELKEM KC        207,10'],
+    ]);
+    expect((await extractLines(engine, till, ['receipts:1'])).value('document.referenceNo')).toBe(
+      '2019/04512',
+    );
+    const afrikaans = sheet();
+    afrikaans.put(40, 54, 'KAROO LANDBOU', 18, true);
+    afrikaans.put(390, 74, 'Faktuurnr.', 8.5);
+    afrikaans.put(465, 74, 'KLV-188420', 8.5);
+    afrikaans.put(390, 110, 'Bestelnr.', 8.5);
+    afrikaans.put(465, 110, '3317', 8.5);
+    afrikaans.put(340, 422, 'TOTAAL BETAALBAAR', 9.5, true);
+    afrikaans.put(500, 422, 'R 57 416,28', 9.5, true);
+    const doc = await extractLines(engine, afrikaans.lines, ['invoices:2']);
+    expectValues(doc, { 'document.referenceNo': 'KLV-188420', 'invoice.purchaseOrderNo': '3317' });
+  });
+
+  it("a VAT table's tax under its heading whose thousands a space sets off ('1 916,54' under 'DPH')", async () => {
+    const s = sheet();
+    s.put(40, 50, 'Autoservis Dvorak s.r.o.', 12, true);
+    s.put(40, 476, 'Sazba', 8.5);
+    s.put(124, 476, 'Zaklad', 8.5);
+    s.put(212, 476, 'DPH', 8.5);
+    s.put(271, 476, 'Celkem', 8.5);
+    s.put(40, 489, '21 %', 8.5);
+    s.put(117, 489, '9 126,40', 8.5);
+    s.put(197, 489, '1 916,54', 8.5);
+    s.put(262, 489, '11 042,94', 8.5);
+    s.put(370, 507, 'Celkem k uhrade CZK:', 9.5, true);
+    s.put(510, 507, '11 043,00', 9.5, true);
+    expect((await extractLines(engine, s.lines, ['invoices:2'])).value('invoice.tax')).toBe('1916.54');
+  });
+
   it("a Finnish insurance premium invoice: two lines that say 'yhteensä', the premium tax between them", async () => {
     const s = sheet();
     s.put(50, 56, 'Vakuutusyhtiö Lumme', 14, true);

@@ -36,6 +36,10 @@ export function findReferences(
         )
           return false;
         if (hit.strength === 'strong') return true;
+        // Czech "č." written as a lower-case "c." ("c. 250412"): not a capital letter of a register's
+        // section ("Spisová značka C 48271").
+        if (hit.phrase.startsWith('c') && !/^(c\.|č\.?):?$/.test(hit.row.tokens[hit.start]!.text))
+          return false;
         const before = hit.row.tokens[hit.start - 1];
         if (OTHER_NUMBER.test(before?.key ?? '')) return false;
         return !(hit.row.tokens[hit.start]!.key === 'nº' && /\d/.test(before?.text ?? ''));
@@ -115,8 +119,8 @@ function isSeriesNumber(text: string): boolean {
   return /\d/.test(text) && !/^\p{L}{2}/u.test(text);
 }
 
-/** A label that is only a number's word ("N.º", "No.", "Nr"). */
-const BARE_NUMBER_LABEL = /^(n\.?º|n°|no|nr|num)\.?:?$/;
+/** A label that is only a number's word ("N.º", "No.", "Nr", Czech "č."). */
+const BARE_NUMBER_LABEL = /^(n\.?º|n°|no|nr|num|č|c)\.?:?$/;
 
 /**
  * Whether a bare number label stands under the document's title ("FATURA-RECIBO" over "N.º FR
