@@ -479,6 +479,12 @@ export const LABELS: Record<string, LabelSet> = {
       'pdv broj',
       // OCR's reading of "(GST INCL)" after a total: the total's label, not India's central GST.
       'cgst incl',
+      // A subtotal's or a total's qualifier ("Subtotaal (BTW uitgesluit)", "Totaal excl. BTW").
+      'btw uitgesluit',
+      'btw ingesluit',
+      'excl. btw',
+      'excl btw',
+      'exclusief btw',
     ],
   },
   amountDue: {

@@ -1493,10 +1493,20 @@ describe('layouts of other sources', () => {
     afrikaans.put(465, 74, 'KLV-188420', 8.5);
     afrikaans.put(390, 110, 'Bestelnr.', 8.5);
     afrikaans.put(465, 110, '3317', 8.5);
+    afrikaans.put(340, 392, 'Subtotaal (BTW uitgesluit)', 9.5);
+    afrikaans.put(503, 392, 'R 49 927,20', 9.5);
+    afrikaans.put(340, 407, 'BTW @ 15%', 9.5);
+    afrikaans.put(508, 407, 'R 7 489,08', 9.5);
     afrikaans.put(340, 422, 'TOTAAL BETAALBAAR', 9.5, true);
     afrikaans.put(500, 422, 'R 57 416,28', 9.5, true);
     const doc = await extractLines(engine, afrikaans.lines, ['invoices:2']);
-    expectValues(doc, { 'document.referenceNo': 'KLV-188420', 'invoice.purchaseOrderNo': '3317' });
+    expectValues(doc, {
+      'document.referenceNo': 'KLV-188420',
+      'invoice.purchaseOrderNo': '3317',
+      // "BTW" inside the subtotal's label is no tax's label.
+      'invoice.subTotal': '49927.20',
+      'invoice.tax': '7489.08',
+    });
   });
 
   it("a VAT table's tax under its heading whose thousands a space sets off ('1 916,54' under 'DPH')", async () => {
