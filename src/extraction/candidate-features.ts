@@ -161,6 +161,15 @@ function labelMarks(context: FeatureContext): Map<number, LabelMark[]> {
       // "to" names the customer as a heading only ("To:"), and is a word of any sentence.
       if (hit.phrase === 'to') continue;
       const tokens = hit.row.tokens.slice(hit.start, hit.end);
+      // Nor is a label's word inside a sentence, a lower-case word right before it ("Bij niet-betaling op
+      // de vervaldag is ..."), a label over the line under it.
+      const before = hit.row.tokens[hit.start - 1];
+      if (
+        before !== undefined &&
+        /^\p{Ll}/u.test(before.text) &&
+        tokens[0]!.u.x0 - before.u.x1 < Math.max(hit.row.height, context.view.bodyHeight)
+      )
+        continue;
       const mark = {
         set,
         x0: Math.min(...tokens.map((t) => t.box.x0)),

@@ -891,6 +891,11 @@ export const LABELS: Record<string, LabelSet> = {
       'förfallodatum',
       'förfallodag',
       'forfaldsdato',
+      // Danish "last timely payment (day)", Dutch and Flemish "due day".
+      'sidste rettidige betaling',
+      'sidste rettidige betalingsdag',
+      'vervaldag',
+      'vervaldatum',
       'termin platnosci',
       'termin płatności',
       'data de vencimento',
@@ -1986,6 +1991,9 @@ export const LEGAL_FORMS = [
   'l.l.c.',
   'llc.',
   'pvt.',
+  // Italy's professional association, ending its name ("Architetti Associati"; "Studio Associato"
+  // starts one, "Studio Associato Rinaldi & Conti", and is no such ending).
+  'associati',
   // Mexico's variable capital ("S.A. de C.V."), South Africa's Afrikaans "(Edms) Bpk", the UAE's
   // free-zone establishments and companies.
   'c.v.',

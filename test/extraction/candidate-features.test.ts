@@ -134,6 +134,19 @@ describe('candidate features', () => {
     expect(of('Harbour Print Ltd')).toBe(0);
   });
 
+  it("count no label above a name where the label's word is a sentence's ('op de vervaldag is ...')", async () => {
+    const above = async (sentence: string) => {
+      const s = sheet();
+      s.put(50, 60, 'De Lindeboom', 20, true);
+      s.put(50, 700, sentence, 7.5);
+      s.put(50, 712, 'Zaal De Lindeboom BV', 7.5);
+      const names = await nameCandidates(s.lines);
+      return names.find((n) => n.value === 'Zaal De Lindeboom BV')?.features[index('other-label-above')];
+    };
+    expect(await above('Bij niet-betaling op de vervaldag is een intrest verschuldigd.')).toBe(0);
+    expect(await above('Vervaldag: 30 dagen')).toBeGreaterThan(0);
+  });
+
   it('lets a model reorder candidates, and keeps the finders order without one', async () => {
     const doc = await receipt();
     const fields = fieldsOf(['receipts:1']);

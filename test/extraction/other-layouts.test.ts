@@ -1447,6 +1447,45 @@ describe('layouts of other sources', () => {
     ).toBe('4418732659');
   });
 
+  it("a Danish telecom bill: the logo's large word starts the company's name in the foot; 'Sidste rettidige betaling'", async () => {
+    const s = sheet();
+    s.put(50, 58, 'solvang', 24, true);
+    s.put(140, 58, 'erhverv', 10);
+    s.put(488, 58, 'Faktura', 16, true);
+    s.put(330, 142, 'Fakturanummer', 8);
+    s.put(440, 142, '812554907', 8);
+    s.put(330, 154, 'Fakturadato', 8);
+    s.put(440, 154, '05.03.2025', 8);
+    s.put(330, 166, 'Sidste rettidige betaling', 8);
+    s.put(440, 166, '20.03.2025', 8);
+    s.put(330, 511, 'Beløb til betaling DKK', 9.5, true);
+    s.put(506, 511, '1.496,50', 9.5, true);
+    s.put(
+      87,
+      800,
+      'Solvang Telecom A/S  ·  Havnegade 41, 2. sal  ·  8000 Aarhus C  ·  CVR-nr. 38127462',
+      6.8,
+    );
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Solvang Telecom A/S',
+      'invoice.dueDate': '2025-03-20',
+    });
+    // An Italian professional association's name ends in "Associati": the full name a logo starts.
+    const studio = sheet();
+    studio.put(50, 60, 'MARCHETTI & SALA', 18, true);
+    studio.put(
+      50,
+      800,
+      'Marchetti & Sala Architetti Associati - Via Zamboni 12, 40126 Bologna - P.IVA 03187451202',
+      7,
+    );
+    studio.put(360, 420, 'Totale documento', 9, true);
+    studio.put(490, 420, '€ 12.386,40', 9, true);
+    expect((await extractLines(engine, studio.lines, ['invoices:2'])).value('document.supplierName')).toBe(
+      'Marchetti & Sala Architetti Associati',
+    );
+  });
+
   it("a Swedish credit note's number and sum to receive ('Kreditfakturanr', 'Att erhålla'), negative as printed", async () => {
     const s = sheet();
     s.put(45, 56, 'Dentalia Norden AB', 16, true);

@@ -462,6 +462,34 @@ function preferFullName(
   const head =
     words(short.tokens).length <= 3 || own.length === short.tokens.length ? words(short.tokens) : words(own);
   if (head.length === 0 || head.length > 3 || hasLegalForm(short.tokens) >= 0) return false;
+  // A logo's word in large print with a smaller word beside it ("nordlys" over "erhverv", a business
+  // line's name): the large word alone may start the full name ("Nordlys Telecom A/S") where the two do not.
+  const [logo, ...beside] = short.tokens;
+  const logoWord =
+    head.length === 2 &&
+    beside.length === 1 &&
+    logo!.height >= 1.6 * beside[0]!.height &&
+    head[0]!.length >= 4 &&
+    !COMPANY.has(head[0]!);
+  for (const start of logoWord ? [head, head.slice(0, 1)] : [head]) {
+    const full = fullNameStartingWith(start, short, scored, segments);
+    if (full) {
+      takePlaceOf(full, short);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The full name with its legal form that starts with the words `head` (a logo's), where one is printed. */
+function fullNameStartingWith(
+  head: readonly string[],
+  short: { segment: Segment; tokens: ViewToken[]; score: number },
+  scored: Array<{ segment: Segment; tokens: ViewToken[]; score: number }>,
+  segments: readonly Segment[],
+): { segment: Segment; tokens: ViewToken[]; score: number } | undefined {
+  const words = (tokens: readonly ViewToken[]): string[] =>
+    tokens.map((t) => t.key.replace(/[^\p{L}\p{N}&]/gu, '')).filter(Boolean);
   const startsWith = (tokens: readonly ViewToken[]): boolean => {
     const all = words(tokens);
     return all.length > head.length && head.every((w, i) => all[i] === w);
@@ -469,33 +497,29 @@ function preferFullName(
   // Of several, the one printed nearest the logo (its letterhead's, not a footer's or a remittance slip's).
   const distance = (other: { segment: Segment }): number =>
     Math.abs(other.segment.order - short.segment.order);
-  let full = scored
+  const full = scored
     .filter((other) => other !== short && hasLegalForm(other.tokens) >= 0 && startsWith(other.tokens))
     .sort((a, b) => distance(a) - distance(b))[0];
-  if (!full) {
-    // (Not a sentence naming it: "The Larkspur Inn is operated by Larkspur Lodging LLC.")
-    const legalIn = (s: Segment): number => {
-      const at = hasLegalForm(s.tokens.slice(0, head.length + 6));
-      const name = s.tokens
-        .slice(0, at + 1)
-        .map((t) => t.text)
-        .join(' ');
-      return at >= 0 && (name.match(SENTENCE_WORD)?.length ?? 0) === 0 ? at : -1;
-    };
-    const line = segments.find(
-      (s) => s !== short.segment && startsWith(s.tokens) && legalIn(s) >= head.length,
-    );
-    if (!line) return false;
-    const legalAt = legalIn(line);
-    full = {
-      segment: line,
-      tokens: line.tokens.slice(0, legalAt + 1 + trailingLegal(line.tokens, legalAt)),
-      score: 0,
-    };
-    scored.push(full);
-  }
-  takePlaceOf(full, short);
-  return true;
+  if (full) return full;
+  // (Not a sentence naming it: "The Larkspur Inn is operated by Larkspur Lodging LLC.")
+  const legalIn = (s: Segment): number => {
+    const at = hasLegalForm(s.tokens.slice(0, head.length + 6));
+    const name = s.tokens
+      .slice(0, at + 1)
+      .map((t) => t.text)
+      .join(' ');
+    return at >= 0 && (name.match(SENTENCE_WORD)?.length ?? 0) === 0 ? at : -1;
+  };
+  const line = segments.find((s) => s !== short.segment && startsWith(s.tokens) && legalIn(s) >= head.length);
+  if (!line) return undefined;
+  const legalAt = legalIn(line);
+  const made = {
+    segment: line,
+    tokens: line.tokens.slice(0, legalAt + 1 + trailingLegal(line.tokens, legalAt)),
+    score: 0,
+  };
+  scored.push(made);
+  return made;
 }
 
 /**
