@@ -1011,6 +1011,11 @@ export const LABELS: Record<string, LabelSet> = {
       'faktura vat nr',
       'faktura nr.',
       'laskun numero',
+      // A Finnish receipt's number.
+      'kuittinro',
+      'kuitti nro',
+      'kuitin numero',
+      'kuitti',
       // Nordic credit notes' numbers.
       'kreditfakturanr',
       'kreditfakturanr.',

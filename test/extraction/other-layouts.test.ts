@@ -1900,6 +1900,39 @@ describe('receipts of other sources', () => {
     });
   });
 
+  it("a Finnish kiosk: its company with its Y-tunnus under the shop's address, 'Kuittinro', a rule ending the head", async () => {
+    const s = sheet();
+    [
+      'KULMAKIOSKI KOIVU',
+      'Hämeenkatu 22',
+      '33200 Tampere',
+      'Koivu Kauppa Oy   Y-tunnus 3184422-2',
+      '==========================================',
+      'Kuittinro 4471   12.10.2024 klo 07:54',
+      'Kassa 1   Myyjä: Aino',
+      'KAHVI ISO                    3,20',
+      'YHTEENSÄ                     3,20',
+    ].forEach((text, i) => s.put(10, 24 + 10 * i, text, i === 0 ? 10 : 7.5, i === 0));
+    expectValues(await extractPages(engine, [{ width: 226, height: 200, lines: s.lines }], ['receipts:1']), {
+      'document.supplierName': 'Koivu Kauppa Oy',
+      'document.supplierAddress': 'Hämeenkatu 22, 33200 Tampere',
+      'document.referenceNo': '4471',
+    });
+  });
+
+  it("a branch's name over the shop's address is no line of it ('Shinjuku 3-chome Store')", async () => {
+    const lines = receipt([
+      [60, 'HANA MART', 12],
+      [60, 'Shinjuku 3-chome Store'],
+      [60, '3-22-7 Shinjuku, Shinjuku-ku'],
+      [60, 'Tokyo 160-0022'],
+      [10, 'TOTAL                  JPY 1,240'],
+    ]);
+    expect((await extractLines(engine, lines, ['receipts:1'])).value('document.supplierAddress')).toBe(
+      '3-22-7 Shinjuku, Shinjuku-ku, Tokyo 160-0022',
+    );
+  });
+
   it("a company's name over two lines in large print, another column's words beside its first line", async () => {
     const s = sheet();
     s.put(12, 24, 'SEILBAHNEN', 11, true);

@@ -81,7 +81,7 @@ const CONTACT =
 const DOMAIN =
   /(?<![\p{L}\p{N}.])[\p{Ll}\d-]{3,}\.(com|net|org|io|ca|de|fr|nl|be|at|ch|it|es|pt|ie|uk|au|nz|sg|my|in|dk|se|no|fi|pl|cz|eu|co\.uk|com\.au)(?![\p{L}\p{N}])/u;
 const TAX_LINE =
-  /\b(gst|gstin|cin|usdot|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst|ondernemingsnr|kbo|iva|p\.\s?iva|c\.f|codice fiscale)\b/i;
+  /\b(gst|gstin|cin|usdot|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst|ondernemingsnr|kbo|iva|p\.\s?iva|c\.f|codice fiscale|y-tunnus|org\.?\s?nr|orgnr|cnpj|cpf|rfc|trn)\b/i;
 
 /** Words of a company's capital and trade register, printed after its address in a footer. */
 const REGISTER_WORDS =
@@ -215,6 +215,8 @@ function isAddressLine(segment: Segment): boolean {
   // An e-invoice viewer's term code ("Name (BT-44)") holds no house number: the line is its label's.
   if (/\(B[TG]-\d+/.test(trimmed) && /^name\b/i.test(trimmed)) return false;
   if (REGISTRATION.test(trimmed) || STORE_LINE.test(trimmed) || BRANCH_NAME.test(trimmed)) return false;
+  // A branch's name ("Shinjuku 3-chome Store", "Mid Valley Branch").
+  if (/\b(store|branch|outlet)$/i.test(trimmed)) return false;
   if (SINCE_YEAR.test(trimmed) || (trimmed.match(SENTENCE_WORD)?.length ?? 0) >= 2) return false;
   const hashed = HASH_NUMBER.exec(trimmed);
   if (hashed && !ADDRESS.has(hashed[1]!.toLowerCase())) return false;
@@ -227,7 +229,7 @@ function isAddressLine(segment: Segment): boolean {
   if (LABELLED.test(segment.text.replace(/\bno\.?\s*:/gi, ''))) return false;
   if (
     CONTACT.test(segment.text) ||
-    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura|ticket|beleg|kassenbon|quittung|scontrino|ricevuta|recibo|customer|account)\b/i.test(
+    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura|ticket|beleg|kassenbon|quittung|scontrino|ricevuta|recibo|customer|account|kuittinro|kuitti|kvitto|kvittering|paragon|doklad)\b/i.test(
       segment.text,
     ) ||
     // A bank's or a register's number ("IBAN NL97 RABO ...", "USt-IdNr. DE27... St.-Nr. 232/118/04521").
@@ -422,8 +424,11 @@ export function findParties(view: DocumentView): PartyCandidates {
     top.tokens[0]!.box.y0 - letterhead.tokens[0]!.box.y0 > 0.3;
   const underLogo = (c: Candidate): boolean =>
     c.tokens[0]!.box.y0 - Math.max(...letterhead!.tokens.map((t) => t.box.y1)) <= 5 * body;
+  // So does a company printed under the shop's name and address with nothing of its own under it
+  // ("KULMAKIOSKI VAAHTERA" / its address / "Vaahtera Kauppa Oy  Y-tunnus ...").
   const letterheadAddress =
-    footerName && !plainlyAddress(topAddress[0])
+    (footerName && !plainlyAddress(topAddress[0])) ||
+    (top !== undefined && letterhead !== undefined && top !== letterhead && topAddress.length === 0)
       ? addressOf(letterhead).filter((c) => plainlyAddress(c) && underLogo(c))
       : [];
   const supplierAddress = letterheadAddress.length > 0 ? letterheadAddress : topAddress;
@@ -988,6 +993,8 @@ function addressAfter(
       // a wider gap starts another block (the recipient's address in a letter).
       if (gap > (parts.length === 0 ? 3 * lineHeight : 1.2 * segmentHeight)) break;
       const bottom = Math.max(...segment.tokens.map((t) => t.box.y1));
+      // A rule across the receipt ("=========") ends the name's block.
+      if (/^[-=_*~.#+]{8,}$/.test(segment.text.replace(/\s+/g, ''))) break;
       // A stray mark beside a line (OCR's `|`) is no line of its own.
       if (!/[\p{L}\p{N}]/u.test(segment.text)) {
         previousBottom = Math.max(previousBottom, bottom);
