@@ -1920,6 +1920,18 @@ describe('receipts of other sources', () => {
     });
   });
 
+  it("a French pharmacy: the date on the invoice number's line, not the prescription's ('Ordonnance du')", async () => {
+    const lines = receipt([
+      [50, 'PHARMACIE DU PONT', 11],
+      [60, '14 quai Saint-Vincent, 69001 LYON'],
+      [10, 'FACTURE N° 2024-018834   08/04/2024 11:37'],
+      [10, 'Ordonnance du 05/04/2024 - Dr M. FAVRE'],
+      [10, 'TOTAL TTC                 32,06'],
+      [10, 'RETURNS WITH RECEIPT THRU 10/05/2024'],
+    ]);
+    expect((await extractLines(engine, lines, ['receipts:1'])).value('document.date')).toBe('2024-04-08');
+  });
+
   it("a branch's name over the shop's address is no line of it ('Shinjuku 3-chome Store')", async () => {
     const lines = receipt([
       [60, 'HANA MART', 12],

@@ -34,10 +34,23 @@ export function findDates(
   const all = patternValues(view, read, hints, 5, 1).filter(
     (c) => !c.tokens.some((t) => dueTokens.has(t.id)),
   );
+  // A date on the line of the document's own number ("FACTURE N° 2024-018834  08/04/2024 11:37",
+  // "Receipt #4471  12/03/2024"): the document's, as a label would say.
+  // (The number between: "Returns with receipt thru 10/20/2024" dates no receipt.)
+  const ownNumberLabels = findLabels(view, LABELS.referenceNo!).filter(
+    (hit) => hit.strength === 'strong' && OWN_DOCUMENT.test(hit.phrase),
+  );
+  const onOwnNumberLine = (c: Candidate): boolean =>
+    ownNumberLabels.some(
+      (hit) =>
+        hit.row.index === c.tokens[0]!.row &&
+        hit.row.tokens.slice(hit.end, c.tokens[0]!.col).some((t) => /\d/.test(t.text)),
+    );
   all.forEach((c, index) => {
     const top = c.tokens[0]!.box.y0 < 0.4 && c.tokens[0]!.pageNum === 1 ? 1 : 0.7;
     const first = index === 0 ? 1 : 0.85;
     date.push({ ...c, score: 0.4 * top * first * c.quality, source: 'first-date' });
+    if (onOwnNumberLine(c)) date.push({ ...c, score: 0.6 * c.quality, source: 'own-number-line' });
   });
 
   // Payment terms ("30 days", "net 30", "zahlbar innerhalb 14 Tagen", "Pago a 60 días") give a due
@@ -77,6 +90,10 @@ export function findDates(
     paymentDate: mergeDates(doubt(paymentDate)),
   };
 }
+
+/** Words of a document's own number's label: an invoice's, a receipt's, a bill's. */
+const OWN_DOCUMENT =
+  /\b(invoice|receipt|bill|rechnung|beleg|bon|quittung|facture|factura|fattura|factuur|faktura|fatura|recibo|ricevuta|kvitto|kvittering|resit|lasku|kuitti)/;
 
 /** Date labels that join a date to what comes before it: "dated", "vom", "du". */
 const CONNECTING = new Set(['dated', 'vom', 'du']);
