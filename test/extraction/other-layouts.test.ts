@@ -1932,6 +1932,17 @@ describe('receipts of other sources', () => {
     expect((await extractLines(engine, lines, ['receipts:1'])).value('document.date')).toBe('2024-04-08');
   });
 
+  it("amounts in two currencies' columns: the first currency's ('TOTAL 524.00 142.68' under 'AED USD')", async () => {
+    const lines = receipt([
+      [60, 'DESERT GATE DUTY FREE', 12],
+      [10, 'Item                         Qty      AED       USD'],
+      [10, 'OUD NOIR EDP 100ML             1   395.00    107.56'],
+      [10, 'MEDJOOL DATES GIFT BOX         1   129.00     35.13'],
+      [10, 'TOTAL                              524.00    142.69'],
+    ]);
+    expect((await extractLines(engine, lines, ['receipts:1'])).value('receipt.total')).toBe('524.00');
+  });
+
   it("a branch's name over the shop's address is no line of it ('Shinjuku 3-chome Store')", async () => {
     const lines = receipt([
       [60, 'HANA MART', 12],

@@ -4,6 +4,7 @@ import type { DocumentHints } from '../hints.js';
 import type { DocumentView, ViewToken } from '../view.js';
 import { findLabels, isRate, patternValues, valuesNear, type Candidate } from '../label-search.js';
 import { findVatTable } from './vat-table.js';
+import { parseCurrency } from '../normalise/currency.js';
 import { isItemHeadingRow } from './line-items.js';
 
 export type AmountRole = 'total' | 'subTotal' | 'tax' | 'amountDue' | 'amountPaid';
@@ -116,7 +117,10 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
         // Percentages and counts next to a tax label are not the tax amount; "6.00 %" is no amount.
         if (role === 'tax' && c.tokens.some((t) => /%/.test(t.text))) continue;
         if (isRate(view, c)) continue;
-        candidates.push({ ...c, score: c.score * low * (inProse(hit) ? PROSE : 1) });
+        // Amounts in two currencies side by side ("TOTAL  524.00  142.68" under "AED  USD"): the first
+        // currency's is the document's; the other an equivalent.
+        const value = firstCurrencyColumn(view, c, hints) ?? c;
+        candidates.push({ ...value, score: c.score * low * (inProse(hit) ? PROSE : 1) });
       }
     }
     out[role] = candidates;
@@ -915,6 +919,36 @@ function derivedWith(
       out.subTotal.push(derived);
       return { sub: derived, tax, total, score: total.score + tax.score };
     }
+  }
+  return undefined;
+}
+
+/**
+ * The amount in the first of two or more currency columns on a candidate's row, when the candidate is
+ * in a later one: columns headed by currency codes ("Qty  AED  USD", "USD  AED" over a totals block),
+ * each code over an amount of the row. Undefined where the row has no such columns or the candidate is
+ * the first's.
+ */
+function firstCurrencyColumn(view: DocumentView, c: Candidate, hints: DocumentHints): Candidate | undefined {
+  const last = c.tokens[c.tokens.length - 1]!;
+  const row = view.rows[last.row]!;
+  const amounts = row.tokens.filter((t) => /\d[.,]\d{2}$/.test(t.text));
+  if (amounts.length < 2) return undefined;
+  for (let r = row.index - 1; r >= Math.max(0, row.index - 15); r--) {
+    const heading = view.rows[r]!;
+    if (heading.pageNum !== row.pageNum) break;
+    const codes = heading.tokens.filter(
+      (t) => /^[A-Z]{3}$/.test(t.text) && parseCurrency(t.text) !== undefined,
+    );
+    if (codes.length < 2) continue;
+    const under = (code: ViewToken): ViewToken | undefined =>
+      amounts.find((a) => a.u.x1 >= code.u.x0 - code.height && a.u.x0 <= code.u.x1 + code.height);
+    const columns = codes.map(under);
+    if (columns.some((a) => a === undefined) || new Set(columns).size !== columns.length) continue;
+    const first = columns[0]!;
+    if (first === last || !columns.includes(last)) return undefined;
+    const read = READERS.amount!(first.text, hints);
+    return read ? { ...c, ...read, tokens: [first] } : undefined;
   }
   return undefined;
 }
