@@ -1943,6 +1943,35 @@ describe('receipts of other sources', () => {
     expect((await extractLines(engine, lines, ['receipts:1'])).value('receipt.total')).toBe('524.00');
   });
 
+  it("addresses: a shop's unit in a centre ('Shop 22, ...'), a postcode alone, an Irish county ('Co. Mayo'), no e-mail links", async () => {
+    const address = async (rows: string[]) =>
+      (
+        await extractLines(
+          engine,
+          receipt([
+            [60, rows[0]!, 12],
+            ...rows.slice(1).map((r): [number, string] => [60, r]),
+            [10, 'TOTAL        R 357.53'],
+          ]),
+          ['receipts:1'],
+        )
+      ).value('document.supplierAddress');
+    expect(
+      await address(['MEDIPLUS PHARMACY', 'Shop 22, Lakeside Junction', 'Kloof Road, Bedfordview', '2008']),
+    ).toBe('Shop 22, Lakeside Junction, Kloof Road, Bedfordview, 2008');
+    expect(await address(['The Quay Kitchen', '14-16 Quay Road', 'Westport, Co. Mayo', 'F28 X7K2'])).toBe(
+      '14-16 Quay Road, Westport, Co. Mayo, F28 X7K2',
+    );
+    expect(
+      await address([
+        'Zipwell Technologies, Inc.',
+        '500 Harbor Point Blvd, Suite 1200',
+        'San Francisco, CA 94111',
+        'Unsubscribe  |  Privacy  |  Terms',
+      ]),
+    ).toBe('500 Harbor Point Blvd, Suite 1200, San Francisco, CA 94111');
+  });
+
   it("a branch's name over the shop's address is no line of it ('Shinjuku 3-chome Store')", async () => {
     const lines = receipt([
       [60, 'HANA MART', 12],

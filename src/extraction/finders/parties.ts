@@ -95,7 +95,7 @@ const VAT_ID_SHAPE = /\b[A-Z]{2}\d{8,12}\b/;
 
 /** A shop's number over its address ("Store #04471", "Station #2218", "Filiale 0433"): no address line. */
 const STORE_LINE =
-  /^(store|str|station|branch|shop|outlet|filiale|filiaal|stanice|location|site|loja|tienda|sucursal|magasin|punto vendita)\s*(#|no\.?|nr\.?|n°|n\.)?\s*\d+\b\D*$/i;
+  /^(store|str|station|branch|shop|outlet|filiale|filiaal|stanice|location|site|loja|tienda|sucursal|magasin|punto vendita)\s*(#|no\.?|nr\.?|n°|n\.)?\s*\d+\b(?!,)\D*$/i;
 
 /** Words that end no name: a line ending in one goes on in the next ("Save more. Live better at"). */
 const DANGLING: ReadonlySet<string> = new Set(
@@ -106,6 +106,9 @@ const DANGLING: ReadonlySet<string> = new Set(
 
 /** A branch's name without a number ("Filiale Lindenplatz", "Branch: Harbour City"): no address line. */
 const BRANCH_NAME = /^(filiale|filiaal|branch|sucursal|succursale|agence|outlet|niederlassung)\b\D*$/i;
+
+/** An e-mail's links under its sender's address ("Unsubscribe | Privacy | Terms", "View in browser"). */
+const EMAIL_LINKS = /\b(unsubscribe|privacy|terms|view in browser|help centre|help center)\b/i;
 
 /** A shop's history, not its address ("Family owned since 1962", "Seit 1898"). */
 const SINCE_YEAR =
@@ -186,6 +189,13 @@ const OCR_SB = /^[s5§]\/[b8]\.?$/;
 
 function isLegalAt(tokens: readonly ViewToken[], i: number): boolean {
   const t = tokens[i]!;
+  // An Irish county after a town ("Westport, Co. Mayo"): no company's "Co.".
+  if (
+    t.text.toLowerCase() === 'co.' &&
+    /,$/.test(tokens[i - 1]?.text ?? '') &&
+    /^\p{Lu}\p{Ll}+$/u.test(tokens[i + 1]?.text ?? '')
+  )
+    return false;
   if (LEGAL.has(t.key) || LEGAL.has(t.text.toLowerCase()) || OCR_SB.test(t.text.toLowerCase())) return true;
   // A legal form with the company number glued to it: "S/B(587969-U)", "SB(306295-X)".
   const glued = /^(.+?)\(\d{4,8}-[a-z]\)?$/.exec(t.text.toLowerCase())?.[1];
@@ -217,6 +227,7 @@ function isAddressLine(segment: Segment): boolean {
   if (REGISTRATION.test(trimmed) || STORE_LINE.test(trimmed) || BRANCH_NAME.test(trimmed)) return false;
   // A branch's name ("Shinjuku 3-chome Store", "Mid Valley Branch").
   if (/\b(store|branch|outlet)$/i.test(trimmed)) return false;
+  if (EMAIL_LINKS.test(trimmed)) return false;
   if (SINCE_YEAR.test(trimmed) || (trimmed.match(SENTENCE_WORD)?.length ?? 0) >= 2) return false;
   const hashed = HASH_NUMBER.exec(trimmed);
   if (hashed && !ADDRESS.has(hashed[1]!.toLowerCase())) return false;
@@ -1000,7 +1011,8 @@ function addressAfter(
         previousBottom = Math.max(previousBottom, bottom);
         continue;
       }
-      const address = isAddressLine(segment);
+      // (A postcode alone on the address's last line: "Kloof Road, Bedfordview" / "2008".)
+      const address = isAddressLine(segment) || (parts.length > 0 && /^\d{4,5}$/.test(segment.text.trim()));
       // A VAT id on a line of its own ("BE0726431812") ends an address, whatever its label.
       if (parts.length > 0 && VAT_ID_SHAPE.test(segment.text)) break;
       if (parts.length === 0) {
@@ -1026,6 +1038,7 @@ function addressAfter(
         if (
           CONTACT.test(segment.text) ||
           DOMAIN.test(segment.text) ||
+          EMAIL_LINKS.test(segment.text) ||
           TAX_LINE.test(segment.text) ||
           PHONE.test(segment.text) ||
           REGISTER_WORDS.test(segment.text)
