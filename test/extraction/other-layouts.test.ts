@@ -1486,6 +1486,29 @@ describe('layouts of other sources', () => {
     );
   });
 
+  it("the letterhead's address where the name is printed again close under it over a remittance box", async () => {
+    const s = sheet();
+    s.put(40, 50, 'CARDINAL RIDGE', 17, true);
+    s.put(494, 50, 'INVOICE', 18, true);
+    s.put(40, 80, 'Cardinal Ridge Technologies, LLC', 8);
+    s.put(40, 90, '4400 Easton Commons Way, Suite 210', 8);
+    s.put(40, 101, 'Columbus, OH 43219', 8);
+    s.put(40, 140, 'SOLD TO', 7.5, true);
+    s.put(430, 140, 'REMIT TO', 7.5, true);
+    s.put(40, 152, 'Scioto Valley Orthopedics, Inc.', 8.3);
+    s.put(430, 152, 'Cardinal Ridge Technologies, LLC', 8.3);
+    s.put(40, 163, '1850 W. Fifth Ave', 8.3);
+    s.put(430, 163, 'P.O. Box 714392', 8.3);
+    s.put(40, 174, 'Columbus, OH 43212', 8.3);
+    s.put(430, 174, 'Cincinnati, OH 45271-4392', 8.3);
+    s.put(360, 600, 'Total Due', 9, true);
+    s.put(490, 600, '$16,233.90', 9, true);
+    expectValues(await extractLines(engine, s.lines, ['invoices:2']), {
+      'document.supplierName': 'Cardinal Ridge Technologies, LLC',
+      'document.supplierAddress': '4400 Easton Commons Way, Suite 210, Columbus, OH 43219',
+    });
+  });
+
   it("a Swedish credit note's number and sum to receive ('Kreditfakturanr', 'Att erhålla'), negative as printed", async () => {
     const s = sheet();
     s.put(45, 56, 'Dentalia Norden AB', 16, true);

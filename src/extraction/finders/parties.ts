@@ -121,7 +121,8 @@ const SENTENCE_WORD = /\b(we|we've|we're|you|your|you're|our|is|are|was|thank|th
 const HASH_NUMBER = /^(?:\p{L}+\s+){0,2}(\p{L}+)\s*#\s?\d+$/u;
 
 /** A date or a time of day: a receipt's line, not an address's ("2025-01-30 17:44"). */
-const DATE_OR_TIME = /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{1,2}:\d{2}\b/;
+const DATE_OR_TIME =
+  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|^\d{1,2}\.? \p{L}{3,9}\.? \d{4}$/u;
 
 /** Words far apart on a row (more than this many row heights) belong to different segments. */
 const SEGMENT_GAP = 4;
@@ -419,10 +420,15 @@ export function findParties(view: DocumentView): PartyCandidates {
           (other) =>
             other !== top &&
             other.tokens[0]!.pageNum === 1 &&
-            other.tokens[0]!.box.y0 < top.tokens[0]!.box.y0 - 0.3 &&
+            other.tokens[0]!.box.y0 < top.tokens[0]!.box.y0 - 0.05 &&
             nameKey(other) === nameKey(top),
         );
-  const twinAddress = higherTwin ? addressOf(higherTwin).filter(plainlyAddress) : [];
+  const twinAddress = higherTwin
+    ? // (Lines of an address, not a labelled value under the twin: "Invoice #: TH-MV-2024-01377".)
+      addressOf(higherTwin).filter(
+        (c) => plainlyAddress(c) && c.value.includes(', ') && !DATE_OR_TIME.test(c.value),
+      )
+    : [];
   const topAddress = twinAddress.length > 0 ? twinAddress : addressOf(top);
   // The full name a logo's word starts, printed in the foot of the page ("Greenfield Stores Ltd" over
   // its registration): the address right under the logo (a recipient's block further down is another
