@@ -2883,6 +2883,51 @@ describe('receipts of other sources, in columns', () => {
     expect(table.rows.map((row) => row[2]?.value)).toEqual(['hod', 'ks', 'ks']);
   });
 
+  it("Afrikaans and Croatian item tables; a note beside 'Subtotaal (BTW uitgesluit) R 49 927,20' ends the items", async () => {
+    const afrikaans = (await readProbe('invoices-r', 'za-belastingfaktuur-landbou')).value(
+      'invoice.lineitems',
+    ) as TableValue;
+    expect(afrikaans.types).toEqual([
+      'code',
+      'description',
+      'quantity',
+      'unit',
+      'unitPrice',
+      'taxRate',
+      'amount',
+    ]);
+    expect(afrikaans.rows.map((row) => row[1]?.value)).toEqual([
+      'Kunsmis 2:3:2 (22), 50 kg sak',
+      'Drupbesproeiingspyp 16 mm x 500 m',
+      'Onkruiddoder glifosaat 20 L',
+      'Snoeiskêr, professioneel',
+      'Afleweringsfooi - Riebeek-Kasteel',
+    ]);
+    const croatian = (await readProbe('invoices-r', 'hr-najam-strojeva-razdoblje')).value(
+      'invoice.lineitems',
+    ) as TableValue;
+    expect(croatian.rows).toHaveLength(5);
+    expect(croatian.types).toEqual(
+      expect.arrayContaining(['code', 'description', 'quantity', 'unitPrice', 'amount']),
+    );
+  });
+
+  it('a work order\'s sections, each under the same headings ("LABOUR" and "MATERIALS" over "QTY / HRS  RATE  AMOUNT"), are one table', async () => {
+    const table = (await readProbe('invoices-r', 'ca-on-plumber-hst-workorder')).value(
+      'invoice.lineitems',
+    ) as TableValue;
+    expect(table.rows.map((row) => row[table.types!.indexOf('amount')]?.value)).toEqual([
+      '95.00',
+      '437.50',
+      '227.50',
+      '225.00',
+      '1,389.00',
+      '84.95',
+      '62.40',
+      '45.00',
+    ]);
+  });
+
   it('an item amount whose thousands a space sets off stays whole in its column', async () => {
     // A Polish faktura's VAT amount column ("Kwota VAT"): "4 255,00" printed in two runs, "4" nearer the
     // column before.

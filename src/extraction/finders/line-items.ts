@@ -63,6 +63,10 @@ add('description', [
   'megnevezes',
   'denumire',
   'denumirea',
+  // Croatian, Slovene, Serbian; Afrikaans.
+  'naziv',
+  'opis usluge',
+  'beskrywing',
 ]);
 add('quantity', [
   'qty',
@@ -103,6 +107,12 @@ add('quantity', [
   'mennyiseg',
   'cantitate',
   'cant.',
+  'kol',
+  'kol.',
+  'količina',
+  'kolicina',
+  'hoev',
+  'hoev.',
 ]);
 add('unitPrice', [
   'price',
@@ -138,6 +148,9 @@ add('unitPrice', [
   'egysegar',
   'preț',
   'pret',
+  'cijena',
+  'eenheidsprys',
+  'prys',
 ]);
 add('amount', [
   'amount',
@@ -171,6 +184,8 @@ add('amount', [
   'összeg',
   'osszeg',
   'valoare',
+  'iznos',
+  'znesek',
 ]);
 add('tax', ['tax', 'vat', 'gst', 'ust', 'mwst', 'tva', 'btw', 'iva', 'aliquota', 'dph', 'áfa', 'afa', '%']);
 add('code', [
@@ -187,8 +202,11 @@ add('code', [
   'codigo',
   'codice',
   'cod',
+  'šifra',
+  'sifra',
+  'kode',
 ]);
-add('unit', ['unit', 'uom', 'einheit', 'unité', 'eenheid', 'mj', 'm.j.', 'um']);
+add('unit', ['unit', 'uom', 'einheit', 'unité', 'eenheid', 'mj', 'm.j.', 'um', 'jed. mj.', 'eenh', 'eenh.']);
 
 /** The role a column of each type has in the result (`tax` columns print the rate). */
 const ROLE: Record<ColumnType, ColumnRole> = {
@@ -207,6 +225,16 @@ const STOP =
 /** The first word of a page's carried total: "Übertrag", "Brought forward", "Carried forward", "Report". */
 const CARRIED =
   /^(übertrag|uebertrag|vortrag|brought|carried|carry|report|transport|riporto|suma anterior|a transportar)$/;
+
+/** Two header rows name the same columns other than the description's ("LABOUR" and "MATERIALS" over "QTY  RATE  AMOUNT"). */
+function sameHeadings(
+  a: ReadonlyArray<ColumnType | undefined>,
+  b: ReadonlyArray<ColumnType | undefined>,
+): boolean {
+  const kinds = (typed: ReadonlyArray<ColumnType | undefined>): string =>
+    typed.filter((t): t is ColumnType => t !== undefined && t !== 'description').join(' ');
+  return kinds(a).length > 0 && kinds(a) === kinds(b);
+}
 
 /** A subtotal of a group of items: a stop word then amounts only ("Subtotal $ 112.00"). */
 function isGroupTotal(row: Row): boolean {
@@ -542,6 +570,17 @@ export function findLineItems(
         newGroup = true;
         continue;
       }
+      // The same headings again over the next section's items ("LABOUR  QTY  RATE  AMOUNT", then
+      // "MATERIALS  QTY  RATE  AMOUNT"): the table goes on.
+      if (
+        items.length > itemsBefore &&
+        isHeaderRow(columnWords(row), row) &&
+        sameHeadings(columnWords(row), columnWords(header.row))
+      ) {
+        previousBottom = row.box.y1;
+        newGroup = true;
+        continue;
+      }
       // (Once items have begun: a heading's second line, "unitaire" under "Prix", stands right too.)
       const lead = row.tokens[0]!;
       if (items.length > itemsBefore && lead.box.x0 > middle && /\p{L}/u.test(lead.text)) break;
@@ -551,12 +590,22 @@ export function findLineItems(
         (t, i) =>
           STOP.test(t.key) && t.u.x0 > active[0]!.x1 && !/^\(/.test(row.tokens[i - 1]?.text ?? t.text),
       );
+      // (After the stop word: amounts, its qualifier in parentheses, "(BTW uitgesluit)", a currency's sign.)
+      let inParentheses = false;
       const totalsAfter =
         stopAt > 0 &&
         row.tokens[stopAt]!.box.x0 > middle &&
-        row.tokens
-          .slice(stopAt + 1)
-          .every((t) => parseAmount(t.text) !== undefined || !/\p{L}/u.test(t.text) || STOP.test(t.key));
+        row.tokens.slice(stopAt + 1).every((t) => {
+          const qualified = inParentheses || t.text.startsWith('(');
+          inParentheses = qualified && !t.text.endsWith(')');
+          return (
+            qualified ||
+            parseAmount(t.text) !== undefined ||
+            !/\p{L}/u.test(t.text) ||
+            STOP.test(t.key) ||
+            /^\p{Lu}{1,3}\$?$/u.test(t.text)
+          );
+        });
       if (
         STOP.test(row.tokens[0]!.key) ||
         (items.length > itemsBefore && stopAt >= 0 && (row.tokens.length <= 4 || totalsAfter))
