@@ -1943,6 +1943,19 @@ describe('receipts of other sources', () => {
     });
   });
 
+  it("the company a receipt's foot says the shop is a trading name of ('... is a trading name of' over it)", async () => {
+    const s = sheet();
+    s.put(40, 24, 'PLATFORM BREW', 12, true);
+    s.put(50, 40, 'Concourse Unit 3, Station Road', 7.5);
+    s.put(12, 120, 'TOTAL', 10, true);
+    s.put(180, 120, '£7.85', 10, true);
+    s.put(52, 395, 'Platform Brew is a trading name of', 6.5);
+    s.put(52, 404, 'Halden Rail Catering Ltd', 6.5);
+    s.put(52, 413, 'Registered in England No. 09182734', 6.5);
+    const doc = await extractPages(engine, [{ width: 226, height: 440, lines: s.lines }], ['receipts:1']);
+    expect(doc.value('document.supplierName')).toBe('Halden Rail Catering Ltd');
+  });
+
   it("a French pharmacy: the date on the invoice number's line, not the prescription's ('Ordonnance du')", async () => {
     const lines = receipt([
       [50, 'PHARMACIE DU PONT', 11],

@@ -597,9 +597,10 @@ function preferRegisteredCompany(
 
 /** Words before a company that say it owns the shop or sells through the page ("operated by", "unit of"). */
 const OWNER_WORDS =
-  /^(?:(?:operated|owned|sold|run|betrieben|exploité|exploitée|gestito) (?:by|von|par|da)|(?:unit|division|brand) of)$/;
+  /^(?:(?:operated|owned|sold|run|betrieben|exploité|exploitée|gestito) (?:by|von|par|da)|(?:unit|division|brand|name) of)$/;
 /** A line that introduces the owner's name on the line under it ("Owned & Operated by:"). */
-const OWNER_LINE = /\b(?:operated|owned|run)\s+by\s*:?\s*$|\b(?:a\s+)?(?:unit|division|brand)\s+of\s*:?\s*$/i;
+const OWNER_LINE =
+  /\b(?:operated|owned|run)\s+by\s*:?\s*$|\b(?:a\s+)?(?:unit|division|brand|trading name)\s+of\s*:?\s*$/i;
 
 /** `name` takes the favourite's place, just above it; the favourite ranks under it. */
 function takePlaceOf(name: { score: number }, favourite: { score: number }): void {
@@ -633,8 +634,11 @@ function nameTokens(
       legalAt > i &&
       ((t.key === 'by' && i > 0 && /(ed|sold|run|von|par|door)$/.test(own[i - 1]!.key)) ||
         /^(contact|contactez|kontaktieren|contacteer|contatta|contacte)$/.test(t.key) ||
-        // "(A unit of Spice Route Hospitality Pvt. Ltd.)": the company after "a unit of", "a division of".
-        (t.key === 'of' && i > 0 && /^(unit|division|brand|member|subsidiary|part)$/.test(own[i - 1]!.key))),
+        // "(A unit of Spice Route Hospitality Pvt. Ltd.)": the company after "a unit of", "a division of",
+        // "is a trading name of".
+        (t.key === 'of' &&
+          i > 0 &&
+          /^(unit|division|brand|member|subsidiary|part|name)$/.test(own[i - 1]!.key))),
   );
   // The company that owns the shop or sells through the page: "(A unit of X Pvt. Ltd.)", "Sold by X
   // Ltd", or X on the line under "Owned & Operated by:".
