@@ -2925,6 +2925,46 @@ describe('receipts of other sources, in columns', () => {
     );
   });
 
+  it("a courier's statement: the shipments itemised on later pages ('Netto EUR'), not the first page's summary by product", async () => {
+    const table = (await readProbe('invoices-s', 'de-courier-summary-multipage')).value(
+      'invoice.lineitems',
+    ) as TableValue;
+    expect(table.headers).toEqual([
+      'Datum',
+      'Sendungsnummer',
+      'Produkt',
+      'Empfänger-PLZ',
+      'Gewicht kg',
+      'Netto EUR',
+    ]);
+    expect(table.types).toEqual([null, 'code', 'description', null, null, 'amount']);
+    expect(table.rows.length).toBeGreaterThanOrEqual(46);
+    // "Netto" after another word of its heading qualifies it: "Preis netto" is a price's heading.
+    const xrechnung = (await readProbe('invoices-p', 'de-xrechnung-viewer-it-hours')).value(
+      'invoice.lineitems',
+    ) as TableValue;
+    expect(xrechnung.types).toEqual([
+      'code',
+      'description',
+      'quantity',
+      'unit',
+      'unitPrice',
+      'taxRate',
+      'amount',
+    ]);
+  });
+
+  it("a fuel card's transactions ('Litres', '$/L') and an Estonian item table ('Teenus', 'Kogus', 'Hind')", async () => {
+    for (const [name, rows] of [
+      ['ca-fuel-card-litres', 15],
+      ['ee-coworking-footer-only', 6],
+    ] as const) {
+      const table = (await readProbe('invoices-s', name)).value('invoice.lineitems') as TableValue;
+      expect(table.rows).toHaveLength(rows);
+      expect(table.types).toEqual(expect.arrayContaining(['description', 'quantity', 'unitPrice', 'amount']));
+    }
+  });
+
   it('a work order\'s sections, each under the same headings ("LABOUR" and "MATERIALS" over "QTY / HRS  RATE  AMOUNT"), are one table', async () => {
     const table = (await readProbe('invoices-r', 'ca-on-plumber-hst-workorder')).value(
       'invoice.lineitems',

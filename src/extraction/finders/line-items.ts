@@ -63,6 +63,12 @@ add('description', [
   'megnevezes',
   'denumire',
   'denumirea',
+  // Estonian, Latvian, Lithuanian.
+  'teenus',
+  'kirjeldus',
+  'nimetus',
+  'apraksts',
+  'pavadinimas',
   // Croatian, Slovene, Serbian; Afrikaans.
   'naziv',
   'opis usluge',
@@ -113,6 +119,14 @@ add('quantity', [
   'kolicina',
   'hoev',
   'hoev.',
+  'kogus',
+  'daudzums',
+  'kiekis',
+  // Fuel by the litre.
+  'litres',
+  'liters',
+  'litre',
+  'liter',
 ]);
 add('unitPrice', [
   'price',
@@ -151,6 +165,12 @@ add('unitPrice', [
   'cijena',
   'eenheidsprys',
   'prys',
+  'hind',
+  'kaina',
+  // A fuel's price per litre.
+  '$/l',
+  '€/l',
+  'price/l',
 ]);
 add('amount', [
   'amount',
@@ -186,6 +206,8 @@ add('amount', [
   'valoare',
   'iznos',
   'znesek',
+  // A line's net amount ("Nettobetrag"; "Netto" alone is a price's word too, "Preis netto").
+  'nettobetrag',
 ]);
 add('tax', ['tax', 'vat', 'gst', 'ust', 'mwst', 'tva', 'btw', 'iva', 'aliquota', 'dph', 'áfa', 'afa', '%']);
 add('code', [
@@ -205,6 +227,10 @@ add('code', [
   'šifra',
   'sifra',
   'kode',
+  // A shipment's number on a courier's statement.
+  'sendungsnummer',
+  'tracking',
+  'trackingnummer',
 ]);
 add('unit', ['unit', 'uom', 'einheit', 'unité', 'eenheid', 'mj', 'm.j.', 'um', 'jed. mj.', 'eenh', 'eenh.']);
 
@@ -291,7 +317,15 @@ function columnWord(token: ViewToken): ColumnType | undefined {
 
 /** The column type each word of a row names, where it names one. */
 function columnWords(row: Row): Array<ColumnType | undefined> {
-  return row.tokens.map(columnWord);
+  return row.tokens.map((token, i) => {
+    // "Netto" first in its heading is a line's net amount ("Netto EUR"); after another word of its
+    // heading it qualifies that word ("Preis netto", "Gesamt netto").
+    if (token.key === 'netto') {
+      const before = row.tokens[i - 1];
+      return before && token.u.x0 - before.u.x1 < row.height ? undefined : 'amount';
+    }
+    return columnWord(token);
+  });
 }
 
 /**
@@ -479,10 +513,26 @@ export function findLineItems(
   view: DocumentView,
   hints: AmountHints = {},
 ): { value: TableValue; score: number; tokens: ViewToken[] } | undefined {
+  let best = tableFrom(view, hints, 1);
+  // A summary on the first page and the items itemised on the next ones under other headings (a
+  // courier's shipments, a fuel card's transactions): the table of more rows, the first on a tie.
+  for (let page = 2; page <= Math.min(view.pageCount, 4); page++) {
+    const later = tableFrom(view, hints, page);
+    if (later && (!best || later.value.rows.length > best.value.rows.length)) best = later;
+  }
+  return best;
+}
+
+/** The item table whose header is the first one found from page `firstPage` on, with its continuations. */
+function tableFrom(
+  view: DocumentView,
+  hints: AmountHints,
+  firstPage: number,
+): { value: TableValue; score: number; tokens: ViewToken[] } | undefined {
   let columns: Column[] | undefined;
   const items: ViewToken[][][] = [];
   let amountCells = 0;
-  for (let page = 1; page <= view.pageCount; page++) {
+  for (let page = firstPage; page <= view.pageCount; page++) {
     const pageRows = view.rows.filter((r) => r.pageNum === page);
     const header = findHeader(view, pageRows);
     if (!header) continue;
