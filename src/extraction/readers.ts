@@ -177,7 +177,15 @@ const taxId: Reader = (whole) => {
     )
   )
     return undefined;
-  const compact = text.replace(/[\s.]/g, '').replace(/[-/]+$/, '');
+  // Words of another label before the number ("P.IVA e C.F. 02184060024": "e C.F."), an abbreviation
+  // with its dots or a lower-case word, are no part of it.
+  const words = text.trim().split(/\s+/);
+  const firstNumber = words.findIndex((w) => /\d/.test(w));
+  const lead = words.slice(0, Math.max(0, firstNumber));
+  const own = lead.some((w) => /\./.test(w) || /^\p{Ll}/u.test(w))
+    ? words.slice(firstNumber).join(' ')
+    : text;
+  const compact = own.replace(/[\s.]/g, '').replace(/[-/]+$/, '');
   if (/^[A-Z0-9][A-Z0-9\-/]{6,20}$/i.test(compact) && (compact.match(/\d/g) ?? []).length >= 6) {
     return { value: compact.toUpperCase(), norm: compact.toUpperCase(), quality: 0.5 };
   }
