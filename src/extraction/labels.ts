@@ -1789,6 +1789,7 @@ export const LABELS: Record<string, LabelSet> = {
       'narocnik',
       'odberateľ',
       'ostja',
+      'maksja',
       'klient',
       'pirkėjas',
       'pirkejas',

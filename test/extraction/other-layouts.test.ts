@@ -1447,6 +1447,33 @@ describe('layouts of other sources', () => {
     ).toBe('4418732659');
   });
 
+  it("a customer's name under 'The Directors' or after Estonian 'Maksja' (the payer) is the company alone", async () => {
+    const irish = sheet();
+    irish.put(192, 58, 'BREEN WHELAN & CO.', 18, true);
+    irish.put(471, 130, 'FEE NOTE', 14, true);
+    irish.put(50, 146, 'The Directors', 9.5);
+    irish.put(50, 158, 'Mulcair Joinery Limited', 9.5);
+    irish.put(50, 171, 'Unit 12, Ballycoolin Business Park', 9.5);
+    irish.put(50, 183, 'Dublin 15, D15 R2X8', 9.5);
+    irish.put(360, 640, 'Total due', 9, true);
+    irish.put(490, 640, '€3,926.80', 9, true);
+    expect((await extractLines(engine, irish.lines, ['invoices:2'])).value('document.customerName')).toBe(
+      'Mulcair Joinery Limited',
+    );
+    const estonian = sheet();
+    estonian.put(40, 62, 'KALARANNA', 22, true);
+    estonian.put(492, 62, 'ARVE', 22, true);
+    estonian.put(40, 120, 'Maksja', 8, true);
+    estonian.put(40, 134, 'Pilvemets Digital OÜ', 9.5);
+    estonian.put(40, 159, 'Tartu mnt 84a-12', 9.5);
+    estonian.put(40, 172, '10112 Tallinn', 9.5);
+    estonian.put(360, 420, 'Kokku tasuda EUR', 11, true);
+    estonian.put(510, 420, '1 524,51', 11, true);
+    expect((await extractLines(engine, estonian.lines, ['invoices:2'])).value('document.customerName')).toBe(
+      'Pilvemets Digital OÜ',
+    );
+  });
+
   it("a Danish telecom bill: the logo's large word starts the company's name in the foot; 'Sidste rettidige betaling'", async () => {
     const s = sheet();
     s.put(50, 58, 'solvang', 24, true);

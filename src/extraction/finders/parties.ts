@@ -81,7 +81,7 @@ const CONTACT =
 const DOMAIN =
   /(?<![\p{L}\p{N}.])[\p{Ll}\d-]{3,}\.(com|net|org|io|ca|de|fr|nl|be|at|ch|it|es|pt|ie|uk|au|nz|sg|my|in|dk|se|no|fi|pl|cz|eu|co\.uk|com\.au)(?![\p{L}\p{N}])/u;
 const TAX_LINE =
-  /\b(gst|gstin|cin|usdot|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst|ondernemingsnr|kbo|iva|p\.\s?iva|c\.f|codice fiscale|y-tunnus|org\.?\s?nr|orgnr|cnpj|cpf|rfc|trn)\b/i;
+  /\b(gst|gstin|cin|usdot|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst(?=\s*[:.])|ondernemingsnr|kbo|iva|p\.\s?iva|c\.f|codice fiscale|y-tunnus|org\.?\s?nr|orgnr|cnpj|cpf|rfc|trn)\b/i;
 
 /** Words of a company's capital and trade register, printed after its address in a footer. */
 const REGISTER_WORDS =
@@ -214,7 +214,8 @@ function hasLegalForm(tokens: readonly ViewToken[]): number {
 const REGISTRATION = /^\(?\s*(co\.?,?\s*(no|reg)\.?\s*:?\s*|company no\.?\s*:?\s*)?[\d\s-]{4,}[a-z]?\s*\)?$/i;
 
 /** A phone number printed without its label: "(603) 8130 2672", "1800-88-1231". */
-const PHONE = /(\(?\+?\d{2,4}\)?[\s-]\d{2,4}[\s-]\d{3,5}\b)|(^[\d\s()+-]{9,}$)/;
+const PHONE =
+  /(\(?\+?\d{2,4}\)?[\s-]\d{2,4}[\s-]\d{3,5}\b)|(^[\d\s()+-]{9,}$)|(\+\d{1,3}(?:[\s-]\d{1,4}){2,5}\b)/;
 
 /** A company number in a short segment ("815264-U (BPJ)", "(£47213-T)"): Malaysian and similar forms. */
 const COMPANY_NUMBER = /\d{4,9}-[A-Z]\b/;
@@ -1356,7 +1357,7 @@ const SALUTATION_LINE =
  * CONFIDENTIAL", "The Finance Director"): the name is under it.
  */
 const ATTENTION_LINE =
-  /^(?:(?:the\s+)?(?:accounts?|finance|purchasing|procurement)(?:\s+(?:payable|department|dept\.?|team|office))?|buchhaltung|kreditorenbuchhaltung|rechnungseingang|einkauf|comptabilit[ée](?:\s+fournisseurs)?|service\s+comptable|contabilidad|amministrazione|boekhouding|crediteurenadministratie|ostoreskontra|(?:attn|attention|z\.\s?hd\.?|zhd\.?|à l'attention de)\b.*|(?:(?:private|strictly private)\s*(?:&|and)\s*)?confidential|(?:the\s+)?(?:finance|financial|managing|accounts|purchasing)\s+(?:director|manager|controller|officer))$/i;
+  /^(?:(?:the\s+)?(?:accounts?|finance|purchasing|procurement)(?:\s+(?:payable|department|dept\.?|team|office))?|buchhaltung|kreditorenbuchhaltung|rechnungseingang|einkauf|comptabilit[ée](?:\s+fournisseurs)?|service\s+comptable|contabilidad|amministrazione|boekhouding|crediteurenadministratie|ostoreskontra|(?:attn|attention|z\.\s?hd\.?|zhd\.?|à l'attention de)\b.*|(?:(?:private|strictly private)\s*(?:&|and)\s*)?confidential|(?:the\s+)?(?:finance|financial|managing|accounts|purchasing)\s+(?:director|manager|controller|officer)|the\s+(?:directors?|partners|proprietor|owner|manager))$/i;
 
 const NUMERIC_DATE = /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/;
 

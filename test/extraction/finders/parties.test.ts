@@ -678,6 +678,19 @@ describe("the supplier's name and address", () => {
     );
   });
 
+  it("ends an address at an international phone number ('T +353 1 661 4820'); a Maltese postcode ('MST 1018') is no Vietnamese tax code", () => {
+    const address = (rows: string[]) => partiesOf([...rows, 'TOTAL 12.00']).supplierAddress[0]?.value;
+    expect(
+      address([
+        'Breen Whelan & Co.',
+        '3 Lower Hatch Street, Dublin 2, D02 XK61   ·   T +353 1 661 4820   ·   www.bw.ie',
+      ]),
+    ).toBe('3 Lower Hatch Street, Dublin 2, D02 XK61');
+    expect(address(['Melita Diagnostics Ltd', 'Triq il-Kbira 112', 'Mosta MST 1018'])).toBe(
+      'Triq il-Kbira 112, Mosta MST 1018',
+    );
+  });
+
   it("proposes no party's heading as a name ('Seller', 'Buyer')", () => {
     const names = partiesOf([
       'Seller',
