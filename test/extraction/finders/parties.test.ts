@@ -657,7 +657,7 @@ describe("the supplier's name and address", () => {
     expect(parties.supplierAddress[0]?.value).toBe('1840 N Cedar St, Suite 210, Fort Collins, CO 80524');
   });
 
-  it("keeps legal forms of Mexico ('S.A. de C.V.'), South Africa ('(Edms) Bpk') and the UAE's free zones ('FZE')", () => {
+  it("keeps legal forms of Mexico ('S.A. de C.V.'), South Africa ('(Edms) Bpk') and the UAE's free zones ('FZE'); no province's 'AB'", () => {
     const first = (rows: string[]) => partiesOf(rows).supplierName[0]?.value;
     expect(first(['AUTOPISTAS DEL VALLE, S.A. DE C.V.', 'RFC: AVA110823RT9', 'TOTAL 147.00'])).toBe(
       'AUTOPISTAS DEL VALLE, S.A. DE C.V.',
@@ -667,6 +667,10 @@ describe("the supplier's name and address", () => {
     );
     expect(first(['Falcon Aero Parts FZE', 'Jebel Ali Free Zone, Dubai', 'TOTAL 25,015.41'])).toBe(
       'Falcon Aero Parts FZE',
+    );
+    // A Canadian province after a town is no Swedish "AB".
+    expect(first(['PRAIRIEFLEET', 'fuel card services', 'Calgary, AB T2P 0M9', 'TOTAL 1,817.73'])).toBe(
+      'PRAIRIEFLEET',
     );
     // A name over two lines whose legal form of several words ends the second ...
     expect(
