@@ -695,6 +695,26 @@ describe("the supplier's name and address", () => {
     );
   });
 
+  it("starts an address at an estate's, a park's or a motorway area's name before the street", () => {
+    const address = (rows: string[]) => partiesOf([...rows, 'TOTAL 12.00']).supplierAddress[0]?.value;
+    expect(
+      address([
+        'Désinsectisation Girondine SARL',
+        'Zone artisanale du Haut-Vigneau',
+        '12 rue Gustave Eiffel',
+        '33600 Pessac',
+      ]),
+    ).toBe('Zone artisanale du Haut-Vigneau, 12 rue Gustave Eiffel, 33600 Pessac');
+    expect(
+      address([
+        'Recambios Costa del Sol S.L.',
+        'Pol. Ind. Santa Teresa',
+        'C/ Tomás Bretón, 14',
+        '29004 Málaga',
+      ]),
+    ).toBe('Pol. Ind. Santa Teresa, C/ Tomás Bretón, 14, 29004 Málaga');
+  });
+
   it("proposes no party's heading as a name ('Seller', 'Buyer')", () => {
     const names = partiesOf([
       'Seller',
