@@ -505,8 +505,9 @@ function applyTaxPerRate(
 ): void {
   const total = out.total[0];
   if (!total) return;
+  // (Each beside its label: what stands under a tax line's label is the next line's base, "¥770".)
   const lines = taxLines.filter(
-    (c) => c.source.startsWith('label') && (c.norm as number) > 0 && rateBefore(view, c) !== undefined,
+    (c) => c.source.startsWith('label-right') && (c.norm as number) > 0 && rateBefore(view, c) !== undefined,
   );
   const rates = new Set(lines.map((c) => rateBefore(view, c)));
   const rows = new Set(lines.map((c) => c.tokens[0]!.row));

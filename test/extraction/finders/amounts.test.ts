@@ -302,5 +302,13 @@ describe('taxes on several lines', () => {
       ['TOTAL', '¥2,096'],
     ]);
     expect(printedSum.tax[0]!.value).toBe('177.00');
+    // Target and tax on one line each: the next line's base under a tax's label is no tax line.
+    const oneLineEach = amounts([
+      ['Subtotal', '(5', 'items)', '¥1,518'],
+      ['Total', '¥1,518'],
+      ['(8%', 'target', '¥748', 'tax', '¥55)'],
+      ['(10%', 'target', 'of', '¥770', 'tax', '¥70)'],
+    ]);
+    expect(oneLineEach.tax[0]!.value).toBe('125.00');
   });
 });
