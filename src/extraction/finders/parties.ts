@@ -107,6 +107,10 @@ const DANGLING: ReadonlySet<string> = new Set(
 /** A branch's name without a number ("Filiale Lindenplatz", "Branch: Harbour City"): no address line. */
 const BRANCH_NAME = /^(filiale|filiaal|branch|sucursal|succursale|agence|outlet|niederlassung)\b\D*$/i;
 
+/** A document's title, a copy's mark or a party's heading, alone on a line: no name. */
+const TITLE_ALONE =
+  /^(?:tax\s+)?(?:invoice|tax invoice|commercial invoice|proforma(?: invoice)?|pro-forma(?: invoice)?|credit note|receipt|bill|statement|rechnung|gutschrift|quittung|facture|avoir|factuur|creditnota|fattura|factura|fatura|faktura|faktúra|lasku|kvitto|kvittering|paragon|original|originál|oryginał|oryginal|copy|copie|kopie|kopia|duplicate|duplicado|recipient|supplier|seller|buyer|customer|sold to|bill to|ship to)$/iu;
+
 /** An e-mail's links under its sender's address ("Unsubscribe | Privacy | Terms", "View in browser"). */
 const EMAIL_LINKS = /\b(unsubscribe|privacy|terms|view in browser|help centre|help center)\b/i;
 
@@ -354,8 +358,13 @@ export function findParties(view: DocumentView): PartyCandidates {
     const text = tokens.map((t) => t.text).join(' ');
     const lettersOnly = text.replace(/[^\p{L}]/gu, '');
     if (lettersOnly.length < 3 || letterShare(text) < 0.55) continue;
-    // A legal form alone ("Co.", "Sdn Bhd") is not a name.
-    if (tokens.every((_, i) => isLegalAt(tokens, i))) continue;
+    // A legal form alone ("Co.", "Sdn Bhd") is not a name, nor a document's title, a copy's mark or a
+    // party's heading alone ("FAKTÚRA", "INVOICE", "ORYGINAŁ", "RECIPIENT").
+    if (
+      tokens.every((_, i) => isLegalAt(tokens, i)) ||
+      TITLE_ALONE.test(text.replace(/[^\p{L}\s-]/gu, '').trim())
+    )
+      continue;
     // Nor a line a word like "at" ends: a slogan that goes on under it ("Save more. Live better at").
     if (tokens.length > 1 && DANGLING.has(tokens[tokens.length - 1]!.key)) continue;
     // Nor the shop's history ("Your neighbourhood pharmacy since 1994").
@@ -368,7 +377,12 @@ export function findParties(view: DocumentView): PartyCandidates {
     if (hit.row.pageNum !== 1 || !endsItsColumn(view, hit)) continue;
     const below = nameBelow(view, segments, columnStart(view, hit));
     // (A party's heading under another's label, "Buyer" under "Seller VAT identifier", is no name.)
-    if (!below || PARTY_HEADINGS.has(below.tokens.map((t) => t.key).join(' '))) continue;
+    if (
+      !below ||
+      PARTY_HEADINGS.has(below.tokens.map((t) => t.key).join(' ')) ||
+      TITLE_ALONE.test(below.text.replace(/[^\p{L}\s-]/gu, '').trim())
+    )
+      continue;
     const existing = scored.find((x) => x.segment === below);
     if (existing) existing.score = Math.min(1, existing.score + 0.3);
     else scored.push({ segment: below, tokens: below.tokens, score: 0.7 });

@@ -715,6 +715,19 @@ describe("the supplier's name and address", () => {
     ).toBe('Pol. Ind. Santa Teresa, C/ Tomás Bretón, 14, 29004 Málaga');
   });
 
+  it("proposes no document's title, copy's mark or party's heading alone ('FAKTÚRA', 'ORYGINAŁ', 'RECIPIENT')", () => {
+    for (const title of ['FAKTÚRA', 'INVOICE', 'ORYGINAŁ', 'RECIPIENT', 'Tax Invoice']) {
+      const names = partiesOf([
+        title,
+        'Auto-Komponent Zvolen s.r.o.',
+        'Hlavná 12, 960 01 Zvolen',
+        'TOTAL 1,487.50',
+      ]).supplierName.map((c) => c.value);
+      expect(names).not.toContain(title);
+      expect(names[0]).toBe('Auto-Komponent Zvolen s.r.o.');
+    }
+  });
+
   it("proposes no party's heading as a name ('Seller', 'Buyer')", () => {
     const names = partiesOf([
       'Seller',
