@@ -194,6 +194,8 @@ const OCR_SB = /^[s5§]\/[b8]\.?$/;
 
 function isLegalAt(tokens: readonly ViewToken[], i: number): boolean {
   const t = tokens[i]!;
+  // A weight after its number ("(50 Kg)"): no German "KG".
+  if (/^kg\)?$/i.test(t.text) && /\d$/.test(tokens[i - 1]?.text ?? '')) return false;
   // A Canadian province after a town ("Calgary, AB T2P 0M9"): no Swedish "AB".
   if (t.text === 'AB' && /,$/.test(tokens[i - 1]?.text ?? '')) return false;
   // An Irish county after a town ("Westport, Co. Mayo"): no company's "Co.".

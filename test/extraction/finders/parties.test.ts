@@ -728,6 +728,17 @@ describe("the supplier's name and address", () => {
     }
   });
 
+  it("takes no weight's 'Kg' for a German KG ('Cement OPC 53 Grade (50 Kg)')", () => {
+    const names = partiesOf([
+      'Tax Invoice',
+      'Ganpati Hardware Traders',
+      'Shop No. 14-15, Market Yard Road',
+      '1 Cement OPC 53 Grade (50 Kg)',
+      'TOTAL 7,300.00',
+    ]).supplierName.map((c) => c.value);
+    expect(names[0]).toBe('Ganpati Hardware Traders');
+  });
+
   it("proposes no party's heading as a name ('Seller', 'Buyer')", () => {
     const names = partiesOf([
       'Seller',
