@@ -791,6 +791,7 @@ function deriveMissingPart(
   return undefined;
 }
 
+/** deriveMissingPart() for one total: the part its subtotal, tax lines or tax leave to be worked out. */
 function derivedWith(
   view: DocumentView,
   out: Record<AmountRole, Candidate[]>,

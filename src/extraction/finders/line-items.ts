@@ -71,7 +71,6 @@ add('description', [
   'pavadinimas',
   // Croatian, Slovene, Serbian; Afrikaans.
   'naziv',
-  'opis usluge',
   'beskrywing',
 ]);
 add('quantity', [
@@ -206,7 +205,7 @@ add('amount', [
   'valoare',
   'iznos',
   'znesek',
-  // A line's net amount ("Nettobetrag"; "Netto" alone is a price's word too, "Preis netto").
+  // A line's net amount ("Nettobetrag"; "Netto" alone, see columnWords).
   'nettobetrag',
 ]);
 add('tax', ['tax', 'vat', 'gst', 'ust', 'mwst', 'tva', 'btw', 'iva', 'aliquota', 'dph', 'áfa', 'afa', '%']);
@@ -232,7 +231,7 @@ add('code', [
   'tracking',
   'trackingnummer',
 ]);
-add('unit', ['unit', 'uom', 'einheit', 'unité', 'eenheid', 'mj', 'm.j.', 'um', 'jed. mj.', 'eenh', 'eenh.']);
+add('unit', ['unit', 'uom', 'einheit', 'unité', 'eenheid', 'mj', 'm.j.', 'um', 'eenh', 'eenh.']);
 
 /** The role a column of each type has in the result (`tax` columns print the rate). */
 const ROLE: Record<ColumnType, ColumnRole> = {
