@@ -1763,6 +1763,8 @@ export const LABELS: Record<string, LabelSet> = {
       'adressé à',
       'adresse à',
       'cliente',
+      'facturar a',
+      'facturado a',
       'attention',
       'attn',
       't.a.v.',
@@ -2005,6 +2007,9 @@ export const LEGAL_FORMS = [
   'c.v.',
   'bpk',
   'bpk.',
+  // Ireland's designated activity and guarantee companies.
+  'dac',
+  'clg',
   'fze',
   'fzco',
   'fz-llc',

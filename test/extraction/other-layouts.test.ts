@@ -2035,6 +2035,45 @@ describe('receipts of other sources', () => {
     ).toBe('500 Harbor Point Blvd, Suite 1200, San Francisco, CA 94111');
   });
 
+  it("a pay station's number and an Irish DAC over an address, a taxi's licence and plate lines beside one", async () => {
+    const parking = receipt([
+      [40, 'SHORT TERM CAR PARK P1', 10],
+      [60, 'Pay Station 07'],
+      [40, 'Corrib Parking Services DAC'],
+      [50, 'Airport Road, Carnmore'],
+      [50, 'Co. Galway H91 F6P3'],
+      [10, 'TOTAL PAID       EUR 14.50'],
+    ]);
+    expect((await extractLines(engine, parking, ['receipts:1'])).value('document.supplierAddress')).toBe(
+      'Airport Road, Carnmore, Co. Galway H91 F6P3',
+    );
+    const taxi = receipt([
+      [40, 'TAXI', 12],
+      [40, 'Lic. Municipal No 1187'],
+      [40, 'Jorge Ibarra Lozano'],
+      [40, 'C/ Pintor Sorolla 14, 3 B'],
+      [40, '46002 Valencia'],
+      [40, 'Matrícula 5821 KTM'],
+      [10, 'TOTAL            24,60 EUR'],
+    ]);
+    expect((await extractLines(engine, taxi, ['receipts:1'])).value('document.supplierAddress')).toBe(
+      'C/ Pintor Sorolla 14, 3 B, 46002 Valencia',
+    );
+  });
+
+  it("a Spanish invoice's 'FACTURAR A' labels its customer", async () => {
+    const s = sheet();
+    s.put(40, 50, 'Recambios Costa del Sol S.L.', 13, true);
+    s.put(40, 140, 'FACTURAR A', 8, true);
+    s.put(40, 152, 'Talleres Hermanos Cortés S.L.', 9);
+    s.put(40, 164, 'Av. de Velázquez 212, 29004 Málaga', 9);
+    s.put(360, 420, 'TOTAL FACTURA', 9, true);
+    s.put(490, 420, '1.233,70 €', 9, true);
+    expect((await extractLines(engine, s.lines, ['invoices:2'])).value('document.customerName')).toBe(
+      'Talleres Hermanos Cortés S.L.',
+    );
+  });
+
   it("a branch's name over the shop's address is no line of it ('Shinjuku 3-chome Store')", async () => {
     const lines = receipt([
       [60, 'HANA MART', 12],

@@ -85,7 +85,7 @@ const TAX_LINE =
 
 /** Words of a company's capital and trade register, printed after its address in a footer. */
 const REGISTER_WORDS =
-  /\b(capital|kapital|stammkapital|rcs|rm|r\.\s?m\.|registro mercantil|amtsgericht|registergericht|handelsregister|kvk|rpr|rea|registered|licen[cs]e)(?![\p{L}\p{N}])/iu;
+  /\b(capital|kapital|stammkapital|rcs|rm|r\.\s?m\.|registro mercantil|amtsgericht|registergericht|handelsregister|kvk|rpr|rea|registered|licen[cs]e|lic\.|licencia)(?![\p{L}\p{N}])/iu;
 
 /** A telephone number at the start of a text: "(518) 555-0125", "+44 20 7946 0958". */
 const PHONE_START = /^(\(\d{2,5}\)|\+\d{1,3})[\s-]?\d{2,4}[\s-]\d{3,5}\b/;
@@ -95,7 +95,7 @@ const VAT_ID_SHAPE = /\b[A-Z]{2}\d{8,12}\b/;
 
 /** A shop's number over its address ("Store #04471", "Station #2218", "Filiale 0433"): no address line. */
 const STORE_LINE =
-  /^(store|str|station|branch|shop|outlet|filiale|filiaal|stanice|location|site|loja|tienda|sucursal|magasin|punto vendita)\s*(#|no\.?|nr\.?|n°|n\.)?\s*\d+\b(?!,)\D*$/i;
+  /^(store|str|station|pay station|branch|shop|outlet|filiale|filiaal|stanice|location|site|loja|tienda|sucursal|magasin|punto vendita)\s*(#|no\.?|nr\.?|n°|n\.)?\s*\d+\b(?!,)\D*$/i;
 
 /** Words that end no name: a line ending in one goes on in the next ("Save more. Live better at"). */
 const DANGLING: ReadonlySet<string> = new Set(
@@ -250,7 +250,7 @@ function isAddressLine(segment: Segment): boolean {
   if (LABELLED.test(segment.text.replace(/\bno\.?\s*:/gi, ''))) return false;
   if (
     CONTACT.test(segment.text) ||
-    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura|ticket|beleg|kassenbon|quittung|scontrino|ricevuta|recibo|customer|account|kuittinro|kuitti|kvitto|kvittering|paragon|doklad)\b/i.test(
+    /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura|ticket|beleg|kassenbon|quittung|scontrino|ricevuta|recibo|customer|account|kuittinro|kuitti|kvitto|kvittering|paragon|doklad|matr[ií]cula|kennzeichen|kenteken|plate)\b/i.test(
       segment.text,
     ) ||
     // A bank's or a register's number ("IBAN NL97 RABO ...", "USt-IdNr. DE27... St.-Nr. 232/118/04521").
@@ -728,6 +728,7 @@ function nameTokens(
     legalAt < 0 &&
     !/:$/.test(segment.text) &&
     !OWNER_LINE.test(segment.text) &&
+    !STORE_LINE.test(segment.text.trim()) &&
     close &&
     nextLegal >= 0 &&
     // (Four words at most; or three before a legal form of several that ends the line: "SIERRA ALTA,
@@ -771,6 +772,8 @@ function nameTokens(
     next.tokens.length <= 4 &&
     third.tokens.length <= 4 &&
     letterShare(next.text) > 0.8 &&
+    // (A name's middle line holds no number: "Pay Station 07" between a car park and its operator.)
+    !/\d/.test(next.text) &&
     !isAddressLine(next) &&
     third.tokens[0]!.box.y0 - next.tokens[0]!.box.y1 < 2 * view.bodyHeight &&
     overlapAcross(next, third) &&
