@@ -11,9 +11,10 @@ export function findDates(
 ): { date: Candidate[]; dueDate: Candidate[]; paymentDate: Candidate[] } {
   const read = READERS.date!;
   // An order's number and its date on one line ("PO Reference: NRPL/IT/2024/118 dated 12/03/2024",
-  // "Auftrag-Nr. A-24-1177 vom 27.03.2024"): the date a connecting word gives there is the order's.
+  // "Auftrag-Nr. A-24-1177 vom 27.03.2024"): the date a connecting word gives there is the order's; so
+  // is it another thing's after that thing's name ("Taxifahrt vom").
   const orderLabels = findLabels(view, LABELS.purchaseOrderNo!);
-  const ordersDate = (hit: LabelHit): boolean =>
+  const datesAnotherThing = (hit: LabelHit): boolean =>
     CONNECTING.has(hit.phrase) &&
     (orderLabels.some((order) => order.row === hit.row && order.end <= hit.start) ||
       joinsOtherThing(view, hit));
@@ -21,7 +22,7 @@ export function findDates(
     findLabels(view, LABELS[set]!).flatMap((hit) => {
       // (Five words: "4 de abril de 2024".)
       const found = valuesNear(view, hit, read, hints, { maxTokens: 5, below: true });
-      return set === 'date' && (isQualified(view, hit) || ordersDate(hit))
+      return set === 'date' && (isQualified(view, hit) || datesAnotherThing(hit))
         ? found.map((c) => ({ ...c, score: c.score * 0.5, source: `${c.source}+qualified` }))
         : found;
     });
