@@ -515,7 +515,13 @@ export function findLineItems(
   let best = tableFrom(view, hints, 1);
   // A summary on the first page and the items itemised on the next ones under other headings (a
   // courier's shipments, a fuel card's transactions): the table of more rows, the first on a tie.
+  // (A page whose headings have the first table's columns continues that table: read already.)
   for (let page = 2; page <= Math.min(view.pageCount, 4); page++) {
+    const header = findHeader(
+      view,
+      view.rows.filter((r) => r.pageNum === page),
+    );
+    if (!header || header.columns.length === best?.value.headers.length) continue;
     const later = tableFrom(view, hints, page);
     if (later && (!best || later.value.rows.length > best.value.rows.length)) best = later;
   }
