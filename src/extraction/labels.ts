@@ -36,6 +36,8 @@ export const ATTENTION_LABELS: ReadonlySet<string> = new Set([
 export const LABELS: Record<string, LabelSet> = {
   total: {
     strong: [
+      // Iceland's total ("Samtals 16.771 kr.").
+      'samtals',
       'celkem k úhradě',
       'celkem k uhrade',
       'celkem',
@@ -227,6 +229,8 @@ export const LABELS: Record<string, LabelSet> = {
   },
   subTotal: {
     strong: [
+      // Iceland's amount without VAT ("Án VSK").
+      'án vsk',
       'jumlah kecil',
       'základ daně',
       'zaklad dane',
@@ -448,6 +452,13 @@ export const LABELS: Record<string, LabelSet> = {
       'fpa',
       'f.p.a.',
       'kdv',
+      // Turkish tills' sum of the VAT ("TOPKDV"), Iceland's VAT ("VSK").
+      'topkdv',
+      'top kdv',
+      'toplam kdv',
+      'vsk',
+      'þar af vsk',
+      'virðisaukaskattur',
       'käibemaks',
       'kaibemaks',
       'impoconsumo',
@@ -1676,7 +1687,18 @@ export const LABELS: Record<string, LabelSet> = {
       'ruc n°',
       'vergi no',
       'vkn',
+      // A Turkish tax office's name and its abbreviation before the number ("KOZYATAGI V.D. 1680432153").
+      'v.d.',
       'osek murshe',
+      // Argentina's CUIT and Iceland's kennitala as receipts print them ("C.U.I.T. Nro.:", "Kt."), and
+      // Morocco's identifiant fiscal ("IF 40218735", beside the RC and ICE numbers).
+      'c.u.i.t.',
+      'c.u.i.t. nro.',
+      'c.u.i.t. n°',
+      'kt.',
+      'kennitala',
+      'if',
+      'identifiant fiscal',
     ],
     // Germany's tax office number: the supplier's tax id where no VAT id is printed beside it.
     weak: ['steuernummer', 'steuer-nr.', 'steuer-nr', 'st.-nr.', 'st.-nr', 'st-nr', 'stnr'],
@@ -1744,6 +1766,9 @@ export const LABELS: Record<string, LabelSet> = {
       'client',
       'kunde',
       'kundenname',
+      // Turkey's e-Arşiv heading over the buyer ("SAYIN", to the attention of).
+      'sayın',
+      'sayin',
       'rechnung an',
       'rechnungsempfänger',
       'rechnungsadresse',
@@ -2013,6 +2038,23 @@ export const LEGAL_FORMS = [
   'fze',
   'fzco',
   'fz-llc',
+  // Iceland's private and public companies, Greece's partnerships and companies, Turkey's limited
+  // company ("Ltd. Şti.") and joint-stock company, Indonesia's listed company, Peru's and Chile's.
+  'ehf',
+  'ehf.',
+  'hf.',
+  'o.e.',
+  'e.e.',
+  'a.e.',
+  'e.p.e.',
+  'i.k.e.',
+  'şti.',
+  'sti.',
+  'a.ş.',
+  'tbk',
+  'tbk.',
+  's.a.c.',
+  'eirl',
 ];
 
 /** Words common in business names: evidence of a name, but a name goes on after them. */

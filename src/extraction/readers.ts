@@ -36,7 +36,9 @@ export type Reader = (text: string, hints: ReadingHints) => ReadValue | undefine
 const amount: Reader = (printed, hints) => {
   const options = hints.decimalSeparator ? { decimalSeparator: hints.decimalSeparator } : {};
   // The end of a parenthesis opened before the amount ("(10% tax ¥1,486)") is not the amount's.
-  const text = /\)\s*$/.test(printed) && !printed.includes('(') ? printed.replace(/\)\s*$/, '') : printed;
+  const closed = /\)\s*$/.test(printed) && !printed.includes('(') ? printed.replace(/\)\s*$/, '') : printed;
+  // Turkish tills mark every amount with an asterisk before it ("TOPKDV *63,59").
+  const text = closed.replace(/^\*(?=\d)/, '');
   let parsed = parseAmount(text, options);
   let repaired = false;
   // One printed word with a letter OCR confused for a digit ("RMO.00", "2l.50").
@@ -185,8 +187,11 @@ const taxId: Reader = (whole) => {
   const own = lead.some((w) => /\./.test(w) || /^\p{Ll}/u.test(w))
     ? words.slice(firstNumber).join(' ')
     : text;
-  const compact = own.replace(/[\s.]/g, '').replace(/[-/]+$/, '');
-  if (/^[A-Z0-9][A-Z0-9\-/]{6,20}$/i.test(compact) && (compact.match(/\d/g) ?? []).length >= 6) {
+  // Dots between a number's digit groups stay, as printed, where a dash or slash sets off its check
+  // digits or branch too (`23.456.789/0001-95`, `76.321.458-3`): such ids are known by that form.
+  const dotted = /\d\.\d{3}.*[-/]\d/.test(own);
+  const compact = own.replace(dotted ? /\s|\.(?!\d)/g : /[\s.]/g, '').replace(/[-/]+$/, '');
+  if (/^[A-Z0-9][A-Z0-9\-/.]{6,22}$/i.test(compact) && (compact.match(/\d/g) ?? []).length >= 6) {
     return { value: compact.toUpperCase(), norm: compact.toUpperCase(), quality: 0.5 };
   }
   return undefined;

@@ -16,3 +16,19 @@ describe('the tax id reader', () => {
     expect(read('No. 143/220/50187')).toBe('143/220/50187');
   });
 });
+
+describe('national tax ids printed with dots', () => {
+  const read = (text: string) => READERS.taxId!(text, {})?.value;
+
+  it('keeps the dots of an id whose check digits or branch a dash or slash sets off (CNPJ, RUT, NPWP)', () => {
+    expect(read('23.456.789/0001-95')).toBe('23.456.789/0001-95');
+    expect(read('76.321.458-3')).toBe('76.321.458-3');
+    expect(read('02.418.736.1-054.000')).toBe('02.418.736.1-054.000');
+  });
+
+  it('still drops the dots of a number without such a part, and a full stop after an id', () => {
+    expect(read('BE 0417.497.106')).toBe('BE0417497106');
+    expect(read('143.220.50187')).toBe('14322050187');
+    expect(read('76.321.458-3.')).toBe('76.321.458-3');
+  });
+});

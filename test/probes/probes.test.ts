@@ -54,6 +54,7 @@ const FLOORS: Record<string, number> = {
   'invoices-q': 0.88,
   'invoices-r': 0.94,
   'invoices-s': 0.93,
+  'invoices-t': 0,
   'receipts-a': 0.95,
   'receipts-b': 0.94,
   'receipts-c': 0.88,
@@ -73,6 +74,7 @@ const FLOORS: Record<string, number> = {
   'receipts-q': 0.86,
   'receipts-r': 0.9,
   'receipts-s': 0.9,
+  'receipts-t': 0,
 };
 
 /** The sets with item tables and the row F1 (score.py's line-item rules) each must keep. */

@@ -111,7 +111,18 @@ function besideNumber(view: DocumentView, token: ViewToken): boolean {
   return [row[token.col - 1], row[token.col + 1]].some((t) => t !== undefined && /\d/.test(t.text));
 }
 
-const SHORT_SYMBOLS: ReadonlySet<string> = new Set(['RM', 'Rm', 'Ft', 'Rp', 'S/', 'zł', 'Kč', 'Kc', 'R$']);
+const SHORT_SYMBOLS: ReadonlySet<string> = new Set([
+  'RM',
+  'Rm',
+  'Ft',
+  'Rp',
+  'S/',
+  'zł',
+  'Kč',
+  'Kc',
+  'R$',
+  'TL',
+]);
 
 /**
  * Countries whose currency has no symbol of its own in print (or shares "$"), and what in the text
@@ -133,7 +144,9 @@ const COUNTRY_CUES: ReadonlyArray<readonly [string, RegExp]> = [
   ['ILS', /\bisrael\b|\btel aviv\b|\bjerusalem\b/],
   ['PEN', /\bper[uú]\b|\blima\b|\bsoles\b/],
   ['CLP', /\bchile\b|\brut\b|\br\.u\.t\b/],
-  ['ARS', /\bargentina\b|\bbuenos aires\b|\bcuit\b/],
+  ['ARS', /\bargentina\b|\bbuenos aires\b|\bcuit\b|\bc\.u\.i\.t\.|\bc\.a\.b\.a\.|\bingresos brutos\b/],
+  ['TRY', /\bt[uü]rkiye\b|\bturkey\b|\bistanbul\b|\bankara\b|\bizmir\b|\bvergi dairesi\b|\bkdv\b|\bvkn\b/],
+  ['MAD', /\bmaroc\b|\bmorocco\b|\bcasablanca\b|\brabat\b|\bmarrakech\b|\btanger\b|\bagadir\b/],
   ['COP', /\bcolombia\b|\bbogot[aá]\b|\bmedell[ií]n\b/],
   // South Africa: its companies' forms ("(Pty) Ltd", Afrikaans "(Edms) Bpk") and the rand's "R"
   // before an amount ("R 357.53", "R 49 927,20").
@@ -154,7 +167,7 @@ const DOLLAR_CUES: ReadonlyArray<readonly [string, RegExp]> = [
     /\bnzd\b|\bnew zealand\b|\bauckland\b|\bwellington\b|\bchristchurch\b|\bgst no\.?:? ?\d{2,3}-\d{3}-\d{3}\b/,
   ],
   ['CLP', /\bclp\b|\bchile\b|\brut\b|\br\.u\.t\b|\bboleta\b/],
-  ['ARS', /\bars\b|\bargentina\b|\bcuit\b/],
+  ['ARS', /\bars\b|\bargentina\b|\bcuit\b|\bc\.u\.i\.t\.|\bc\.a\.b\.a\.|\bingresos brutos\b/],
   ['COP', /\bcop\b|\bcolombia\b|\bbogot[aá]\b|\bnit[.:]? ?\d{3}\.?\d{3}\.?\d{3}/],
   // Last: "pesos" is Chilean, Argentinian and Colombian too.
   ['MXN', /\bmxn\b|\bm\.n\.|\bpesos\b|\brfc\b|\bm[eé]xico\b/],

@@ -104,10 +104,14 @@ export function findIdentifiers(
   const taxRead = READERS.taxId!;
   const vatLabelled = labelled(view, 'supplierTaxId', taxRead, hints, 6);
   // VAT ids with a country prefix, and India's GSTIN (its state code and check character), are
-  // recognisable on their own. (Their prefix in capitals: "Via Emilia Est 318 - 41122" holds none.)
+  // recognisable on their own. (Their prefix in capitals: "Via Emilia Est 318 - 41122" holds none; nor
+  // does a number's label, "NO: 000000412873" of a card slip's merchant number.)
   const vatAnywhere = patternValues(
     view,
-    (text, h) => (/^[A-Z]{2}|^\d{2}[A-Z]{5}\d{4}/.test(text.trim()) ? taxRead(text, h) : undefined),
+    (text, h) =>
+      /^[A-Z]{2}|^\d{2}[A-Z]{5}\d{4}/.test(text.trim()) && !/^(?:no|nr)\s*[.:]/i.test(text.trim())
+        ? taxRead(text, h)
+        : undefined,
     hints,
     6,
     0.55,

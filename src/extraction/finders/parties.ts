@@ -81,7 +81,7 @@ const CONTACT =
 const DOMAIN =
   /(?<![\p{L}\p{N}.])[\p{Ll}\d-]{3,}\.(com|net|org|io|ca|de|fr|nl|be|at|ch|it|es|pt|ie|uk|au|nz|sg|my|in|dk|se|no|fi|pl|cz|eu|co\.uk|com\.au)(?![\p{L}\p{N}])/u;
 const TAX_LINE =
-  /\b(gst|gstin|cin|usdot|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst(?=\s*[:.])|ondernemingsnr|kbo|iva|p\.\s?iva|c\.f|codice fiscale|y-tunnus|org\.?\s?nr|orgnr|cnpj|cpf|rfc|trn)\b/i;
+  /\b(gst|gstin|cin|usdot|vat|tva|btw|ust|mwst|sst|abn|reg|registration|co\.? ?no|company no|id no|tin|siret|siren|kvk|hrb|iban|bic|invoice|receipt|date|cashier|table|tax|nip|nif|cif|oib|afm|npwp|cuit|c\.u\.i\.t|kt(?=\.)|kennitala|vergi|v\.d(?=\.)|rut|ruc|nit|kmkr|cvr|dič|dic|ičo|ico|uid|cui|mst(?=\s*[:.])|ondernemingsnr|kbo|iva|p\.\s?iva|c\.f|codice fiscale|y-tunnus|org\.?\s?nr|orgnr|cnpj|cpf|rfc|trn)\b/i;
 
 /** Words of a company's capital and trade register, printed after its address in a footer. */
 const REGISTER_WORDS =

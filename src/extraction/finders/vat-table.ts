@@ -4,12 +4,12 @@ import type { DocumentView, Row, ViewToken } from '../view.js';
 
 /** Words that head a VAT summary table's columns or name its tax (any of the corpus languages). */
 const TAX_HEADING =
-  /^(tax|vat|gst|hst|pst|tva|btw|iva|igv|ust|mwst|steuer|mwst-betrag|ust-betrag|steuerbetrag|imposta|impuesto|moms|mva|alv|ptu|dph|áfa|afa|cgst|sgst|igst|sst)$/;
+  /^(tax|vat|gst|hst|pst|tva|btw|iva|igv|ust|mwst|steuer|mwst-betrag|ust-betrag|steuerbetrag|imposta|impuesto|moms|mva|alv|ptu|dph|áfa|afa|cgst|sgst|igst|sst|kdv|fpa|vsk|ppn|pdv|ddv)$/;
 /** Words that start a VAT table's total row. */
 const TOTAL_WORD =
   /^(total|totals|totalt|totaal|totale|summe|gesamt|gesamtbetrag|gesamtsumme|somme|suma|sum|summa|totaux|tot|razem|yhteensä)$/;
-/** A rate printed in a row ("19,0%", "A= 19%", "5.5 %"). */
-const RATE = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%/;
+/** A rate printed in a row ("19,0%", "A= 19%", "5.5 %"; Turkish tills put the sign first, "%20"). */
+const RATE = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%|%\s?(\d{1,2}(?:[.,]\d{1,2})?)\b/;
 
 interface TaxRow {
   row: Row;
@@ -85,7 +85,9 @@ function rowAmounts(row: Row, hints: AmountHints): RowAmount[] {
       /^-?\d{1,3}$/.test(before.text) &&
       /^\d{3}[.,]\d{2}$/.test(token.text) &&
       token.u.x0 - before.u.x1 < 0.6 * token.height;
-    const parsed = parseAmount(joined ? `${before.text}${token.text}` : token.text, hints);
+    // (An asterisk before an amount marks it on Turkish tills: "*320,28".)
+    const printed = token.text.replace(/^\*(?=\d)/, '');
+    const parsed = parseAmount(joined ? `${before.text}${printed}` : printed, hints);
     if (parsed) out.push({ token, value: parsed.value });
   });
   return out;
@@ -97,7 +99,8 @@ function rowAmounts(row: Row, hints: AmountHints): RowAmount[] {
  */
 function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
   const amounts = rowAmounts(row, hints);
-  const rateText = RATE.exec(row.tokens.map((t) => t.text).join(' '))?.[1];
+  const rateMatch = RATE.exec(row.tokens.map((t) => t.text).join(' '));
+  const rateText = rateMatch?.[1] ?? rateMatch?.[2];
   const rate = rateText ? Number(rateText.replace(',', '.')) / 100 : undefined;
   // A rate, the base and the tax alone ("9%  11,94  1,07", "BTW over bedrag"): the tax is the rate
   // of the base.

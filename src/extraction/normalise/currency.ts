@@ -113,6 +113,8 @@ const SYMBOLS: Readonly<Record<string, SymbolInfo>> = withoutPrototype({
   '₩': { code: 'KRW' },
   '₽': { code: 'RUB' },
   '₺': { code: 'TRY' },
+  // The Turkish lira as tills and e-Arşiv invoices print it ("814,58 TL").
+  TL: { code: 'TRY' },
   '₪': { code: 'ILS' },
   '₫': { code: 'VND' },
   '฿': { code: 'THB' },

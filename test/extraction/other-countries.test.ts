@@ -1,0 +1,115 @@
+/**
+ * Documents of countries and trades the probe sets `invoices-t` and `receipts-t` brought (test/probes):
+ * Turkish, Argentinian, Icelandic, Moroccan and other prints, read from those probe documents and from
+ * sheets drawn here. Each test fails without the rule it names.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  extractLines,
+  extractPages,
+  sheet,
+  textOnlyEngine,
+  type Extracted,
+} from '../helpers/make-invoices.js';
+import { probePages, probeSet } from '../helpers/probe-cases.js';
+
+const engine = textOnlyEngine();
+afterAll(() => engine.close());
+
+async function readProbe(set: string, name: string): Promise<Extracted> {
+  const probe = probeSet(set).find((c) => c.name === name);
+  if (!probe) throw new Error(`No probe document ${set}/${name}`);
+  return extractPages(engine, probePages(probe), [probe.product]);
+}
+
+function values(doc: Extracted, names: string[]): Record<string, unknown> {
+  return Object.fromEntries(names.map((name) => [name, doc.value(name)]));
+}
+
+describe('receipts of other countries', () => {
+  it("a Turkish till: 'TL', amounts marked with an asterisk, the KDV table's rates printed '%20', the tax office's 'V.D.'", async () => {
+    const doc = await readProbe('receipts-t', 'tr-market-fis-kdv-three-rates');
+    expect(
+      values(doc, ['document.currency', 'receipt.total', 'receipt.tax', 'document.supplierTaxId']),
+    ).toEqual({
+      'document.currency': 'TRY',
+      'receipt.total': '814.58',
+      // The sum of the KDV table's three rates (3,17 + 26,35 + 34,07), as its TOPKDV line prints it.
+      'receipt.tax': '63.59',
+      // Not the card slip's merchant number ("UYE ISYERI NO: 000000412873"), which reads as a
+      // Malaysian GST number once its "NO:" is taken for a country prefix.
+      'document.supplierTaxId': '1680432153',
+    });
+  });
+
+  it("an Argentinian ticket: 'C.U.I.T.' labels the tax id and says pesos; the company over it is the supplier", async () => {
+    const doc = await readProbe('receipts-t', 'ar-kiosco-tique-factura-b');
+    expect(values(doc, ['document.currency', 'document.supplierTaxId', 'document.supplierName'])).toEqual({
+      'document.currency': 'ARS',
+      'document.supplierTaxId': '30-71234569-8',
+      'document.supplierName': 'GOLOSINAS DEL PUENTE S.R.L.',
+    });
+  });
+
+  it("an Icelandic receipt: 'Samtals' totals, 'Þar af VSK' is the tax, 'Kt.' the kennitala, 'ehf.' a legal form", async () => {
+    const doc = await readProbe('receipts-t', 'is-petrol-station-kvittun-vsk24');
+    expect(
+      values(doc, [
+        'document.currency',
+        'receipt.total',
+        'receipt.tax',
+        'document.supplierTaxId',
+        'document.supplierName',
+        'document.supplierAddress',
+      ]),
+    ).toEqual({
+      'document.currency': 'ISK',
+      'receipt.total': '16771.00',
+      'receipt.tax': '3246.00',
+      'document.supplierTaxId': '540312-0790',
+      // The logo's word starts the company's full name.
+      'document.supplierName': 'Hraðorka ehf.',
+      // The address ends at the kennitala's line.
+      'document.supplierAddress': 'Þverholt 2, 270 Mosfellsbær',
+    });
+  });
+});
+
+describe('invoices of other countries', () => {
+  it("a Turkish e-Arşiv invoice: 'SAYIN' heads the buyer's block, the lira is TRY", async () => {
+    const doc = await readProbe('invoices-t', 'tr-earsiv-stationery');
+    expect(values(doc, ['document.customerName', 'document.currency'])).toEqual({
+      'document.customerName': 'DEFNE MIMARLIK TASARIM LIMITED SIRKETI',
+      'document.currency': 'TRY',
+    });
+  });
+
+  it("a Moroccan facture: the footer's 'IF' is the tax id, Marrakech says dirhams", async () => {
+    const doc = await readProbe('invoices-t', 'ma-caterer-two-rates-advance');
+    expect(values(doc, ['document.supplierTaxId', 'document.currency'])).toEqual({
+      'document.supplierTaxId': '40218735',
+      'document.currency': 'MAD',
+    });
+  });
+
+  it('a Turkish VAT table with the sign before its rates and asterisks before its amounts gives the tax', async () => {
+    const s = sheet();
+    s.put(40, 60, 'ANADOLU GIDA LTD. STI.', 14, true);
+    s.put(40, 300, 'KDV ORANI', 8, true);
+    s.put(200, 300, 'TUTAR', 8, true);
+    s.put(400, 300, 'KDV', 8, true);
+    s.put(40, 312, '%10', 8);
+    s.put(200, 312, '*110,00', 8);
+    s.put(400, 312, '*10,00', 8);
+    s.put(40, 324, '%20', 8);
+    s.put(200, 324, '*240,00', 8);
+    s.put(400, 324, '*40,00', 8);
+    s.put(40, 350, 'TOPLAM', 10, true);
+    s.put(400, 350, '*350,00', 10, true);
+    const doc = await extractLines(engine, s.lines, ['receipts:1']);
+    expect(values(doc, ['receipt.total', 'receipt.tax'])).toEqual({
+      'receipt.total': '350.00',
+      'receipt.tax': '50.00',
+    });
+  });
+});
