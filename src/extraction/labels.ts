@@ -496,6 +496,9 @@ export const LABELS: Record<string, LabelSet> = {
       'excl. btw',
       'excl btw',
       'exclusief btw',
+      // A rate outside the tax ("C  mimo DPH  9,00  0,00"): an exempt row, not the tax.
+      'mimo dph',
+      'bez dph',
     ],
   },
   amountDue: {
@@ -730,6 +733,22 @@ export const LABELS: Record<string, LabelSet> = {
       'rundung',
       'rundungsdifferenz',
       'arrondi',
+      // Cash roundings of other countries: Czech, Hungarian, Nordic, Dutch, Polish, Iberian, Italian.
+      'zaokrouhlení',
+      'zaokrouhleni',
+      'kerekítés',
+      'kerekites',
+      'afrunding',
+      'avrunding',
+      'avrundning',
+      'öresavrundning',
+      'pyöristys',
+      'afronding',
+      'zaokrąglenie',
+      'zaokraglenie',
+      'redondeo',
+      'arrotondamento',
+      'arredondamento',
     ],
   },
   amountPaid: {

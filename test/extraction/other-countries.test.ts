@@ -75,6 +75,55 @@ describe('receipts of other countries', () => {
   });
 });
 
+describe('receipts of Central Europe', () => {
+  it("a Czech pub: 'Provozovatel:' names the operating company, the DPH table's 'Celkem' row totals it, the payable is rounded to the crown", async () => {
+    const doc = await readProbe('receipts-t', 'cz-pub-uctenka-dph-rounding');
+    expect(values(doc, ['document.supplierName', 'receipt.tax', 'receipt.total'])).toEqual({
+      'document.supplierName': 'Pivnice Kohout s.r.o.',
+      // Not the rates' taxes and their total row added together (280.48).
+      'receipt.tax': '140.24',
+      // "Celkem 1 023,30", "Zaokrouhleni -0,30", "K UHRADE 1 023,00 Kc".
+      'receipt.total': '1023.00',
+    });
+  });
+
+  it('a Hungarian receipt in whole forints: its ÁFA table of whole numbers gives the tax, the payable is rounded to 5 Ft', async () => {
+    const doc = await readProbe('receipts-t', 'hu-abc-nyugta-afa-5-27');
+    expect(doc.value('receipt.tax')).toBe('632.00');
+    const bakery = await readProbe('receipts-d', 'hu-bakery-cash-rounding-huf');
+    expect(values(bakery, ['receipt.tax', 'receipt.total'])).toEqual({
+      'receipt.tax': '428.00',
+      // "ÖSSZESEN 4 439 Ft", "Kerekítés: +1 Ft", "FIZETENDO 4 440 Ft".
+      'receipt.total': '4440.00',
+    });
+  });
+
+  it("a VAT table in whole units reads numbers whose thousands spaces set off ('6 002 000 Ft')", async () => {
+    const s = sheet();
+    s.put(40, 60, 'Példa Építö Kft.', 14, true);
+    s.put(40, 300, 'ÁFA kulcs', 8, true);
+    s.put(160, 300, 'Nettó', 8, true);
+    s.put(245, 300, 'ÁFA', 8, true);
+    s.put(317, 300, 'Bruttó', 8, true);
+    s.put(40, 312, '27%', 8);
+    s.put(135, 312, '6 002 000 Ft', 8);
+    s.put(215, 312, '1 620 540 Ft', 8);
+    s.put(295, 312, '7 622 540 Ft', 8);
+    s.put(380, 340, 'Bruttó végösszeg:', 11, true);
+    s.put(492, 340, '7 622 540 Ft', 11, true);
+    const doc = await extractLines(engine, s.lines, ['invoices:2']);
+    expect(values(doc, ['invoice.subTotal', 'invoice.tax'])).toEqual({
+      'invoice.subTotal': '6002000.00',
+      'invoice.tax': '1620540.00',
+    });
+  });
+
+  it("a Czech till's exempt row ('C  mimo DPH  9,00  0,00') is no tax line", async () => {
+    const doc = await readProbe('receipts-c', 'cz-potraviny-dph');
+    expect(doc.value('receipt.tax')).toBe('28.65');
+  });
+});
+
 describe('invoices of other countries', () => {
   it("a Turkish e-Arşiv invoice: 'SAYIN' heads the buyer's block, the lira is TRY", async () => {
     const doc = await readProbe('invoices-t', 'tr-earsiv-stationery');

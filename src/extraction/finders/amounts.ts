@@ -586,8 +586,9 @@ function paymentLines(view: DocumentView, hints: DocumentHints, printed: readonl
     cashLines,
     change,
     paid,
-    // A rounding is cents: printed without its zero (`RM .01`) it is read all the same.
-    adjustment: near('rounding', 0.5).find((c) => c.norm !== 0 && Math.abs(c.norm as number) < 0.1),
+    // A rounding is cents: printed without its zero (`RM .01`) it is read all the same. Or tens of
+    // cents, to the whole crown (`Zaokrouhleni -0,30`), or a unit or two, to the five forints (`+1 Ft`).
+    adjustment: near('rounding', 0.5).find((c) => isCoinRounding(c.norm as number)),
   };
 }
 
@@ -654,6 +655,15 @@ function applyCashAndChange(payment: PaymentLines, out: Record<AmountRole, Candi
   }
 }
 
+/** A cash rounding's size: cents, tens of cents below half a unit, or one or two whole units. */
+function isCoinRounding(value: number): boolean {
+  const size = Math.abs(value);
+  if (size === 0) return false;
+  if (size < 0.1) return true;
+  const cents = Math.round(size * 100);
+  return (size < 0.5 && cents % 10 === 0) || cents === 100 || cents === 200;
+}
+
 /**
  * A receipt rounded to the coin (`Rounding Adj -0.02`) is paid at the rounded amount: when a total
  * candidate plus the printed rounding is another amount printed as a total or tendered as cash, that
@@ -679,9 +689,10 @@ function applyRounding(payment: PaymentLines, out: Record<AmountRole, Candidate[
     return;
   }
   // The rounded amount not printed: the favourite total plus the adjustment, when that lands on a coin
-  // (a multiple of 0.05), is what was paid. Read from the total's and the adjustment's words.
+  // (a multiple of 0.05), is what was paid. Read from the total's and the adjustment's words. (Only for
+  // cents: a larger rounding, "Round Off 0.20" under a rounded favourite, lands on a coin as well.)
   const total = out.total[0];
-  if (!total) return;
+  if (!total || Math.abs(rounding) >= 0.1) return;
   const cents = Math.round(((total.norm as number) + rounding) * 100);
   if (cents <= 0 || cents % 5 !== 0) return;
   out.total.unshift({

@@ -617,6 +617,9 @@ function preferRegisteredCompany(
 /** Words before a company that say it owns the shop or sells through the page ("operated by", "unit of"). */
 const OWNER_WORDS =
   /^(?:(?:operated|owned|sold|run|betrieben|exploité|exploitée|gestito) (?:by|von|par|da)|(?:unit|division|brand|name) of)$/;
+/** A label naming the shop's operator or owner before a colon ("Provozovatel:", "Betreiber:", "Operator:"). */
+const OPERATOR_LABEL =
+  /^(?:provozovatel|prevadzkovatel|prevádzkovateľ|betreiber(?:in)?|exploitant|operator|operated by|gestore|gestito da|titolare|inhaber(?:in)?|proprietor|owner|eigenaar|uitbater)$/;
 /** A line that introduces the owner's name on the line under it ("Owned & Operated by:"). */
 const OWNER_LINE =
   /\b(?:operated|owned|run)\s+by\s*:?\s*$|\b(?:a\s+)?(?:unit|division|brand|trading name)\s+of\s*:?\s*$/i;
@@ -642,6 +645,17 @@ function nameTokens(
   let own = segment.tokens;
   // "Owned by: Chef Tan Sdn Bhd": the company follows the colon.
   const colon = own.findIndex((t) => t.text.endsWith(':'));
+  // "Provozovatel: Pivnice Kohout s.r.o.", "Betreiber: ...": the label names the shop's operator.
+  const operatorLabel =
+    colon >= 0 &&
+    OPERATOR_LABEL.test(
+      keyOf(
+        own
+          .slice(0, colon + 1)
+          .map((t) => t.text)
+          .join(' '),
+      ),
+    );
   if (colon >= 0 && (legalAt > colon || own.length - colon > 2)) {
     own = own.slice(colon + 1);
     legalAt = hasLegalForm(own);
@@ -663,6 +677,7 @@ function nameTokens(
   // Ltd", or X on the line under "Owned & Operated by:".
   const above = segments[segment.order - 1];
   let owner =
+    (operatorLabel && by < 0 && legalAt >= 0) ||
     (by > 0 && OWNER_WORDS.test(`${own[by - 1]!.key} ${own[by]!.key}`)) ||
     (by < 0 &&
       legalAt >= 0 &&

@@ -7,7 +7,7 @@ const TAX_HEADING =
   /^(tax|vat|gst|hst|pst|tva|btw|iva|igv|ust|mwst|steuer|mwst-betrag|ust-betrag|steuerbetrag|imposta|impuesto|moms|mva|alv|ptu|dph|áfa|afa|cgst|sgst|igst|sst|kdv|fpa|vsk|ppn|pdv|ddv)$/;
 /** Words that start a VAT table's total row. */
 const TOTAL_WORD =
-  /^(total|totals|totalt|totaal|totale|summe|gesamt|gesamtbetrag|gesamtsumme|somme|suma|sum|summa|totaux|tot|razem|yhteensä)$/;
+  /^(total|totals|totalt|totaal|totale|summe|gesamt|gesamtbetrag|gesamtsumme|somme|suma|sum|summa|totaux|tot|razem|yhteensä|celkem|spolu|összesen|osszesen|ukupno|skupaj|kokku|samtals|toplam|jumlah)$/;
 /** A rate printed in a row ("19,0%", "A= 19%", "5.5 %"; Turkish tills put the sign first, "%20"). */
 const RATE = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%|%\s?(\d{1,2}(?:[.,]\d{1,2})?)\b/;
 
@@ -72,24 +72,61 @@ function splitTaxOf(
   return undefined;
 }
 
+/** Amount hints, and whether the document prints its amounts in whole units (forints, krónur, rupiah). */
+type TableHints = AmountHints & { whole?: boolean };
+
+/** An amount with decimals as printed ("1 234,50", "€12.00"), not a date's digits ("2024.03.14."). */
+const WITH_DECIMALS = /^[^\d]*\d{1,3}(?:[ .,']?\d{3})*[.,]\d{2}[^\d.,]*$/;
+
+/**
+ * Whether a document prints no amount with decimals: its currency has no minor units in use (HUF, ISK,
+ * IDR, VND, CLP...), so a VAT table's amounts are whole numbers ("A00  5%  2 726  130").
+ */
+function printsWholeUnits(view: DocumentView): boolean {
+  return !view.tokens.some((t) => WITH_DECIMALS.test(t.text));
+}
+
 /** The amounts of a row (a rate's "19 %" and counts without decimals aside), left to right. */
-function rowAmounts(row: Row, hints: AmountHints): RowAmount[] {
+function rowAmounts(row: Row, hints: TableHints): RowAmount[] {
   const out: RowAmount[] = [];
-  row.tokens.forEach((token, i) => {
-    if (token.text.includes('%') || !/\d[.,]\d{2}\b/.test(token.text)) return;
+  const { tokens } = row;
+  const close = (a: ViewToken, b: ViewToken): boolean => b.u.x0 - a.u.x1 < 0.6 * b.height;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.text.includes('%')) continue;
+    // (An asterisk before an amount marks it on Turkish tills: "*320,28".)
+    const printed = token.text.replace(/^\*(?=\d)/, '');
+    if (hints.whole && /^-?\d{1,3}(?:[.,]\d{3})*$/.test(printed)) {
+      // In whole units, each run of three digits after a space is the thousands of the number before
+      // ("6 002 000 Ft"): the number ends at its last group.
+      let text = printed;
+      let last = token;
+      for (
+        let next = tokens[i + 1];
+        /^-?\d{1,3}$/.test(printed) && next !== undefined;
+        next = tokens[i + 1]
+      ) {
+        if (!/^\d{3}$/.test(next.text) || !close(last, next)) break;
+        text += next.text;
+        last = next;
+        i++;
+      }
+      const parsed = parseAmount(text, hints);
+      if (parsed) out.push({ token: last, value: parsed.value });
+      continue;
+    }
+    if (!/\d[.,]\d{2}\b/.test(printed)) continue;
     // Thousands set off by a space split an amount in two tokens ("11 852,00"): joined again when the
     // part before is one to three digits right beside it.
-    const before = row.tokens[i - 1];
+    const before = tokens[i - 1];
     const joined =
       before !== undefined &&
       /^-?\d{1,3}$/.test(before.text) &&
-      /^\d{3}[.,]\d{2}$/.test(token.text) &&
-      token.u.x0 - before.u.x1 < 0.6 * token.height;
-    // (An asterisk before an amount marks it on Turkish tills: "*320,28".)
-    const printed = token.text.replace(/^\*(?=\d)/, '');
+      /^\d{3}[.,]\d{2}$/.test(printed) &&
+      close(before, token);
     const parsed = parseAmount(joined ? `${before.text}${printed}` : printed, hints);
     if (parsed) out.push({ token, value: parsed.value });
-  });
+  }
   return out;
 }
 
@@ -97,7 +134,7 @@ function rowAmounts(row: Row, hints: AmountHints): RowAmount[] {
  * A row of a VAT summary: net + tax = gross among its amounts, the tax smaller than the net, and (where
  * a rate is printed) the tax that rate of the net.
  */
-function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
+function taxRowOf(row: Row, hints: TableHints): TaxRow | undefined {
   const amounts = rowAmounts(row, hints);
   const rateMatch = RATE.exec(row.tokens.map((t) => t.text).join(' '));
   const rateText = rateMatch?.[1] ?? rateMatch?.[2];
@@ -165,7 +202,7 @@ function taxRowOf(row: Row, hints: AmountHints): TaxRow | undefined {
  * A row of a rate without tax under a table's taxed rows ("0  Depot  15.00  0.00", "E  Exempt  7,00
  * 0,00"): an amount and a zero tax, the amount its net and its gross.
  */
-function zeroTaxRow(row: Row, hints: AmountHints): TaxRow | undefined {
+function zeroTaxRow(row: Row, hints: TableHints): TaxRow | undefined {
   const amounts = rowAmounts(row, hints);
   if (amounts.length !== 2 || TOTAL_WORD.test(row.tokens[0]!.key)) return undefined;
   const [n, t] = amounts as [RowAmount, RowAmount];
@@ -176,7 +213,7 @@ function zeroTaxRow(row: Row, hints: AmountHints): TaxRow | undefined {
  * A total row of two amounts under rows of a table ("TOTAAL  20,44  2,85"): the sums of their bases and
  * taxes.
  */
-function totalOf(rows: readonly TaxRow[], row: Row, hints: AmountHints): TaxRow | undefined {
+function totalOf(rows: readonly TaxRow[], row: Row, hints: TableHints): TaxRow | undefined {
   const amounts = rowAmounts(row, hints);
   if (rows.length < 2 || !TOTAL_WORD.test(row.tokens[0]!.key)) return undefined;
   const sum = (key: 'net' | 'tax'): number => rows.reduce((s, r) => s + r.values[key], 0);
@@ -206,8 +243,9 @@ function totalOf(rows: readonly TaxRow[], row: Row, hints: AmountHints): TaxRow 
  */
 export function findVatTable(
   view: DocumentView,
-  hints: AmountHints,
+  amountHints: AmountHints,
 ): { tax: Candidate[]; subTotal: Candidate[]; partRows: Map<number, number> } {
+  const hints: TableHints = { ...amountHints, whole: printsWholeUnits(view) };
   const tables: TaxRow[][] = [];
   let current: TaxRow[] = [];
   let headed = false;
