@@ -162,3 +162,15 @@ describe('invoices of other countries', () => {
     });
   });
 });
+
+describe('taxes printed in parts and then summed', () => {
+  it("a hotel folio's 'Total Taxes' is the sum of its state, city and occupancy taxes, and the tax", async () => {
+    const doc = await readProbe('receipts-u', 'us-tn-hotel-folio');
+    expect(doc.value('receipt.tax')).toBe('55.10');
+  });
+
+  it("a VAT table's last row that its rates add up to is their total row, whatever heads it ('TOTALES')", async () => {
+    const doc = await readProbe('receipts-u', 'es-supermercado-iva-4-10-21');
+    expect(doc.value('receipt.tax')).toBe('4.48');
+  });
+});

@@ -192,6 +192,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   const taxLines = [...out.tax].sort((a, b) => b.score - a.score);
   // Label candidates agreeing on a value reinforce each other (totals are often printed twice).
   for (const role of ROLES) out[role] = mergeSameValue(out[role]);
+  applyTaxParts(out);
 
   // A "total" equal to the tax, with a larger total beside it, is the tax's own total ("TAX TOTAL:
   // 0.69" misread "TAS TOTAL", a tax summary's total row).
@@ -378,6 +379,33 @@ function groupsOf(candidates: readonly Candidate[]): Candidate[][] {
       }
     }
   return groups;
+}
+
+/**
+ * Taxes printed one by one and then their sum ("State Sales Tax 28.70", "City Tax 11.28", "Occupancy
+ * Tax 15.12", "Total Taxes 55.10"): the tax candidate that two or three others on rows of their own add
+ * up to is the document's tax, ahead of its parts.
+ */
+function applyTaxParts(out: Record<AmountRole, Candidate[]>): void {
+  const positive = out.tax.filter((c) => (c.norm as number) > 0 && c.tokens.length > 0).slice(0, 8);
+  for (const whole of positive) {
+    const w = whole.norm as number;
+    const parts = positive.filter(
+      (c) => c !== whole && (c.norm as number) < w && c.tokens[0]!.row !== whole.tokens[0]!.row,
+    );
+    const sums = groupsOf(parts).some(
+      (group) => Math.abs(group.reduce((a, c) => a + (c.norm as number), 0) - w) < 0.011,
+    );
+    if (!sums) continue;
+    const best = out.tax[0]!;
+    const lifted: Candidate = {
+      ...whole,
+      score: raise(Math.max(whole.score, best.score), 0.1),
+      source: `${whole.source}+sum`,
+    };
+    out.tax = [lifted, ...out.tax.filter((c) => c !== whole)];
+    return;
+  }
 }
 
 /** The word before a label, "of" skipped ("exclusive of GST"). */

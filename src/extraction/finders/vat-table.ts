@@ -284,6 +284,18 @@ export function findVatTable(
     partRows: new Map<number, number>(),
   };
   for (const rows of tables) {
+    // A last row whose base and tax are the sums of the rows above is their total, whatever word heads
+    // it ("TOTALES", "Gesamt MwSt").
+    const last = rows[rows.length - 1]!;
+    const above = rows.slice(0, -1);
+    if (
+      above.length >= 2 &&
+      !rows.some((r) => r.total) &&
+      (['net', 'tax'] as const).every(
+        (key) => Math.abs(last.values[key] - above.reduce((sum, r) => sum + r.values[key], 0)) < 0.011,
+      )
+    )
+      last.total = true;
     const totalRow = rows.find((r) => r.total);
     const parts = rows.filter((r) => !r.total);
     // Rows of one rate among several: each a part of the document's amounts, none of them the whole.
