@@ -1307,6 +1307,13 @@ export const LABELS: Record<string, LabelSet> = {
       'factura original',
       // Indian invoices' other numbers: the e-way bill's, the delivery note's, the dispatch document's,
       // the e-invoice acknowledgement's, the lorry receipt's.
+      // A cheque's number ("Avance reçue (chèque n° 4471203 du 02/04/2024)"). (Not "Check #": a
+      // restaurant's guest check.)
+      'chèque n°',
+      'cheque n°',
+      'chèque no',
+      'cheque no',
+      'chq no',
       'e-way bill no',
       'e-way bill no.',
       'e-way bill',

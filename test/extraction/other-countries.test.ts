@@ -133,6 +133,26 @@ describe('invoices of other countries', () => {
     });
   });
 
+  it("a Moroccan facture: a cheque's number is not the invoice's, the company under its short logo is not the buyer, the BIC's label is no part of the IBAN", async () => {
+    const doc = await readProbe('invoices-t', 'ma-caterer-two-rates-advance');
+    expect(values(doc, ['document.referenceNo', 'document.customerName', 'bank.iban'])).toEqual({
+      // Not "Avance reçue (chèque n° 4471203 du 02/04/2024)".
+      'document.referenceNo': 'F-2024/0312',
+      // Not "Dar Zitoun Traiteur SARL" under the logo "DAR ZITOUN".
+      'document.customerName': 'HOTEL ATLAS MENARA SA',
+      'bank.iban': 'MA64230450211458721001230008',
+    });
+  });
+
+  it("a ZATCA invoice's 'Payment Terms' heading is no buyer; a Turkish address's door number ('No:14 D:3') is an address line", async () => {
+    const zatca = await readProbe('invoices-t', 'sa-zatca-office-furniture');
+    expect(zatca.value('document.customerName')).toBe('Masar Engineering Consultants Co.');
+    const turkish = await readProbe('invoices-t', 'tr-earsiv-stationery');
+    expect(turkish.value('document.supplierAddress')).toBe(
+      'Kazimdirik Mah. 372/8 Sok. No:14 D:3, 35100 Bornova / IZMIR',
+    );
+  });
+
   it("a Moroccan facture: the footer's 'IF' is the tax id, Marrakech says dirhams", async () => {
     const doc = await readProbe('invoices-t', 'ma-caterer-two-rates-advance');
     expect(values(doc, ['document.supplierTaxId', 'document.currency'])).toEqual({

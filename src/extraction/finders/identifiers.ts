@@ -158,6 +158,8 @@ export function findIdentifiers(
     'iban',
     (text) => {
       const compact = text
+        // (Not the BIC's label beside it: "IBAN : MA64 2304 ... 0008   SWIFT : BASDMAMC".)
+        .replace(/\s+(?:swift|bic)\b.*$/i, '')
         .replace(/[.,;:]+$/, '')
         .replace(/\s+/g, '')
         .toUpperCase();

@@ -29,7 +29,7 @@ const LEGAL = new Set(LEGAL_FORMS);
 const COMPANY = new Set(COMPANY_WORDS);
 const ADDRESS = new Set(ADDRESS_WORDS);
 const NOT_A_NAME =
-  /\b(invoice|tax invoice|rechnung|facture|factuur|faktura|factura|fattura|fatura|lasku|doklad|kvittering|kvitto|paragon|scontrino|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|for shopping|logo|xrechnung|zugferd|factur-x|peppol|fatturapa|facturae|e-invoice|e-rechnung)\b/i;
+  /\b(invoice|tax invoice|rechnung|facture|factuur|faktura|factura|fattura|fatura|lasku|doklad|kvittering|kvitto|paragon|scontrino|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|payment terms|terms|for shopping|logo|xrechnung|zugferd|factur-x|peppol|fatturapa|facturae|e-invoice|e-rechnung)\b/i;
 /**
  * A shop's notice ("Goods sold are not returnable", "No refund / no exchange"), printed above its name
  * on many tills: never a name, and not the first line of text a letterhead begins with.
@@ -246,8 +246,8 @@ function isAddressLine(segment: Segment): boolean {
   if (PHONE.test(segment.text) && letterShare(segment.text) < 0.25) return false;
   if (segment.tokens.length <= 4 && COMPANY_NUMBER.test(segment.text)) return false;
   // A labelled value ("Served by: Mei", "Points : 310"), whatever OCR made of its label: addresses print
-  // colons only after a number's "No" ("Lot No: G1").
-  if (LABELLED.test(segment.text.replace(/\bno\.?\s*:/gi, ''))) return false;
+  // colons only after a number's "No" ("Lot No: G1"), and a Turkish door's and floor's ("No:14 D:3", "K:4").
+  if (LABELLED.test(segment.text.replace(/\bno\.?\s*:|\b[dk]:(?=\d)/gi, ''))) return false;
   if (
     CONTACT.test(segment.text) ||
     /\b(gst|vat|tva|btw|invoice|receipt|tax|date|cashier|total|amount|qty|change|registration|trans|txn|transaction|pump|till|usdot|factura|fattura|facture|faktura|rechnung|factuur|fatura|ticket|beleg|kassenbon|quittung|scontrino|ricevuta|recibo|customer|account|kuittinro|kuitti|kvitto|kvittering|paragon|doklad|matr[ií]cula|kennzeichen|kenteken|plate)\b/i.test(
@@ -1410,8 +1410,11 @@ function unlabelledRecipient(
     if (box.y0 <= supplierTop + 0.01 || box.y0 > 0.5) continue;
     if (segment.order === supplier.order || normaliseText(segment.key) === supplierKey) continue;
     // The supplier's full name under its logo ("GREENLINE" over "Greenline Landscape Services LLC").
+    // (Or a short logo's words, whole: "DAR ZITOUN" over "Dar Zitoun Traiteur SARL".)
     const logoWord = supplierKey.split(' ')[0]!;
-    if (logoWord.length >= 4 && normaliseText(segment.key).startsWith(`${logoWord} `)) continue;
+    const key = normaliseText(segment.key);
+    if ((logoWord.length >= 4 && key.startsWith(`${logoWord} `)) || key.startsWith(`${supplierKey} `))
+      continue;
     // (A company's name may hold an address word: "Brouwerij De Kade B.V.", kade a quay.)
     if (!isNameLike(segment.text) || isStreetLine(segment) || NOT_A_NAME.test(segment.text)) continue;
     // (The rest of its line cut off by a mark is a sender's line, "Supplier GmbH · Street 1"; by a wide
