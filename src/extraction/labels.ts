@@ -303,6 +303,7 @@ export const LABELS: Record<string, LabelSet> = {
       'totaal excl btw',
       'base imponible',
       'imponibile',
+      'imponibile iva',
       'total sales (excluding gst)',
       'total (excl',
       // Finnish: "without VAT", "VAT-free total".
@@ -490,6 +491,9 @@ export const LABELS: Record<string, LabelSet> = {
       'pdv broj',
       // OCR's reading of "(GST INCL)" after a total: the total's label, not India's central GST.
       'cgst incl',
+      // Italy's taxable amount ("Imponibile IVA € 4.108,00") is the base, not the tax.
+      'imponibile iva',
+      'base imponibile iva',
       // A subtotal's or a total's qualifier ("Subtotaal (BTW uitgesluit)", "Totaal excl. BTW").
       'btw uitgesluit',
       'btw ingesluit',
@@ -545,7 +549,14 @@ export const LABELS: Record<string, LabelSet> = {
       'importo da pagare',
       'saldo da pagare',
       'netto a pagare',
+      // What is left to pay after a withholding tax ("NET AMOUNT PAYABLE", "Neto a pagar").
+      'net amount payable',
+      'net payable',
+      'net amount due',
+      'neto a pagar',
     ],
+    // A sentence's "due" ("Payment is due within 15 days") labels no amount.
+    not: ['is due', 'due within', 'due on receipt', 'due upon receipt'],
   },
   supplier: {
     strong: [
@@ -1357,6 +1368,12 @@ export const LABELS: Record<string, LabelSet> = {
   },
   purchaseOrderNo: {
     strong: [
+      // East Africa's local purchase order ("LPO No: TPL/LPO/2024/2231").
+      'lpo no',
+      'lpo no.',
+      'lpo number',
+      'l.p.o. no',
+      'lpo',
       'objednávka',
       'objednavka',
       'číslo objednávky',
@@ -1555,6 +1572,8 @@ export const LABELS: Record<string, LabelSet> = {
     ],
     // Not "Buyer reference": an e-invoice's buyer reference (BT-10) routes it inside the buyer (a
     // Leitweg-ID); the order's own reference (BT-13) is `Order reference`.
+    // Nor a post office box ("P.O. Box 45872-00100 Nairobi").
+    not: ['p.o. box', 'po box', 'p.o.box', 'p. o. box', 'p.o box'],
   },
   supplierTaxId: {
     strong: [

@@ -161,8 +161,11 @@ const abn: Reader = (text) => {
 const taxId: Reader = (whole) => {
   // VAT ids, ABNs and registration numbers all hold digits.
   if (!mayHoldDigits(whole)) return undefined;
-  // A number's label before it is no part of it ("No. 812345676 RT0001", "Nr.: 143/220/50187").
-  const text = whole.replace(/^\s*(?:no|nr|n°|nº|#)\s*[.:]\s*(?=\d)/i, '');
+  // A number's label before it is no part of it ("No. 812345676 RT0001", "Nr.: 143/220/50187"); nor is
+  // another label's abbreviation a spaced dash sets off after it ("06284310486  -  C.F. BLLMRC78C14D612X").
+  const text = whole
+    .replace(/^\s*(?:no|nr|n°|nº|#)\s*[.:]\s*(?=\d)/i, '')
+    .replace(/\s+[-–]\s+\p{L}+\..*$/su, '');
   const vat = normaliseVatId(text);
   if (vat) return { value: vat.value, norm: vat.value, quality: 1 };
   const abnValue = normaliseAbn(text);

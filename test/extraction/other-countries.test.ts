@@ -194,3 +194,32 @@ describe('taxes printed in parts and then summed', () => {
     expect(doc.value('receipt.tax')).toBe('4.48');
   });
 });
+
+describe('amounts and ids of invoices of other countries', () => {
+  it("a Nigerian invoice: 'NET AMOUNT PAYABLE' after the withholding is the amount due, not a sentence's 'due within 15 days'", async () => {
+    const doc = await readProbe('invoices-t', 'ng-facility-mgmt-wht');
+    expect(doc.value('invoice.amountDue')).toBe('4151250.00');
+  });
+
+  it("a Kenyan invoice: 'LPO No' labels the order, a 'P.O. Box' none", async () => {
+    const doc = await readProbe('invoices-t', 'ke-etims-office-supplies');
+    expect(doc.value('invoice.purchaseOrderNo')).toBe('TPL/LPO/2024/2231');
+  });
+
+  it("an Italian parcella: 'Imponibile IVA' is the base, the ritenuta's row no VAT row, the C.F. after a dash no part of the P.IVA", async () => {
+    const doc = await readProbe('invoices-t', 'it-engineer-parcella-cassa-ritenuta');
+    expect(
+      values(doc, ['invoice.subTotal', 'invoice.tax', 'invoice.total', 'document.supplierTaxId']),
+    ).toEqual({
+      'invoice.subTotal': '4108.00',
+      'invoice.tax': '903.76',
+      'invoice.total': '5011.76',
+      'document.supplierTaxId': '06284310486',
+    });
+  });
+
+  it("an Indian e-invoice: the buyer's GSTIN printed again in the consignee's block is still the buyer's", async () => {
+    const doc = await readProbe('invoices-t', 'in-gst-einvoice-irn-hsn-summary');
+    expect(doc.value('document.supplierTaxId')).toBe('29AAKCS4821M1ZS');
+  });
+});

@@ -55,6 +55,7 @@ const FLOORS: Record<string, number> = {
   'invoices-r': 0.94,
   'invoices-s': 0.93,
   'invoices-t': 0,
+  'invoices-u': 0,
   'receipts-a': 0.95,
   'receipts-b': 0.94,
   'receipts-c': 0.88,

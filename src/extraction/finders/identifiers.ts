@@ -126,18 +126,20 @@ export function findIdentifiers(
   const ibanAnywhere = patternValues(view, ibanRead, hints, 8, 0.8);
   // The start of an IBAN reads as a VAT id (`PL66 8591 0007` of `PL66 8591 0007 0021 ...`): none is.
   const ibanTokens = new Set(ibanAnywhere.flatMap((c) => c.tokens.map((t) => t.id)));
+  const taxIds = withoutBareCopies([...vatLabelled, ...vatAnywhere]).filter(
+    (c) =>
+      !c.tokens.some((t) => customerTokens.has(t.id) || ibanTokens.has(t.id)) && !afterContactWord(view, c),
+  );
+  // The same id printed again outside the buyer's block (a consignee's block above it) is the buyer's too.
+  const buyers = new Set(
+    taxIds.filter((c) => c.tokens.some((t) => buyerBlock.has(t.id))).map((c) => c.value),
+  );
+  // (Kept only as a doubtful last resort, where the document prints no other.)
+  const others = taxIds.filter((c) => !buyers.has(c.value));
   const supplierTaxId = best(
-    withoutBareCopies([...vatLabelled, ...vatAnywhere])
-      .filter(
-        (c) =>
-          !c.tokens.some((t) => customerTokens.has(t.id) || ibanTokens.has(t.id)) &&
-          !afterContactWord(view, c),
-      )
-      .map((c) =>
-        c.tokens.some((t) => buyerBlock.has(t.id))
-          ? { ...c, score: c.score * 0.3, source: `${c.source}+buyer-block` }
-          : c,
-      ),
+    others.length > 0
+      ? others
+      : taxIds.map((c) => ({ ...c, score: c.score * 0.3, source: `${c.source}+buyer-block` })),
   );
 
   const abnRead = READERS.abn!;

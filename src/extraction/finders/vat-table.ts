@@ -8,6 +8,9 @@ const TAX_HEADING =
 /** Words that start a VAT table's total row. */
 const TOTAL_WORD =
   /^(total|totals|totalt|totaal|totale|summe|gesamt|gesamtbetrag|gesamtsumme|somme|suma|sum|summa|totaux|tot|razem|yhteensä|celkem|spolu|összesen|osszesen|ukupno|skupaj|kokku|samtals|toplam|jumlah)$/;
+/** Words of a tax withheld from the amount paid, not charged on it. */
+const WITHHOLDING =
+  /\b(ritenuta|retenci[oó]n|retefuente|withholding|wht|irpf|tds|quellensteuer|reten[cç][aã]o)\b/i;
 /** A rate printed in a row ("19,0%", "A= 19%", "5.5 %"; Turkish tills put the sign first, "%20"). */
 const RATE = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%|%\s?(\d{1,2}(?:[.,]\d{1,2})?)\b/;
 
@@ -135,6 +138,9 @@ function rowAmounts(row: Row, hints: TableHints): RowAmount[] {
  * a rate is printed) the tax that rate of the net.
  */
 function taxRowOf(row: Row, hints: TableHints): TaxRow | undefined {
+  // A withholding's rate, base and amount ("Ritenuta d'acconto 20% su € 3.950,00  - € 790,00") are no
+  // VAT row.
+  if (WITHHOLDING.test(row.tokens.map((t) => t.text).join(' '))) return undefined;
   const amounts = rowAmounts(row, hints);
   const rateMatch = RATE.exec(row.tokens.map((t) => t.text).join(' '));
   const rateText = rateMatch?.[1] ?? rateMatch?.[2];
