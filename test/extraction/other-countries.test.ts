@@ -223,3 +223,47 @@ describe('amounts and ids of invoices of other countries', () => {
     expect(doc.value('document.supplierTaxId')).toBe('29AAKCS4821M1ZS');
   });
 });
+
+describe("the buyer's side of the page", () => {
+  it("a consignee's block (ship to) holds the buyer's name, not the seller's", async () => {
+    const doc = await readProbe('invoices-m', 'in-gst-tally-cgst-sgst-hsn-roundoff');
+    expect(doc.value('document.supplierName')).toBe('SHREE GANESH HARDWARE & SANITARY TRADERS');
+  });
+
+  it("a German e-invoice view: the company under 'Käufer/Leistungsempfänger:' and under 'Abweichender Warenempfänger:' is the buyer", async () => {
+    const s = sheet();
+    s.put(40, 60, 'Stylesheet zur Lesbarmachung der XML-Daten', 9);
+    s.put(40, 90, 'Handelsrechnung Nr. 4711 vom 31.10.2018', 11, true);
+    s.put(40, 130, 'Verkäufer:', 9);
+    s.put(40, 142, 'Nummer        : 12345676', 9);
+    s.put(40, 154, 'Rohstoffhandel Nord AG', 9);
+    s.put(40, 166, 'Marktstr. 153', 9);
+    s.put(40, 178, 'DE 38226 Salzgitter', 9);
+    s.put(40, 210, 'Käufer/Leistungsempfänger:', 9);
+    s.put(40, 222, 'Nummer        : 75969813', 9);
+    s.put(40, 234, 'Stahlbau Mitte GmbH & Co. KG', 9);
+    s.put(40, 246, 'Pappelallee 15', 9);
+    s.put(40, 258, 'DE 12345 Leipzig', 9);
+    s.put(40, 290, 'Abweichender Warenempfänger:', 9);
+    s.put(40, 302, 'Nummer        : 75969815', 9);
+    s.put(40, 314, 'Stahlbau Mitte GmbH & Co. KG', 9);
+    s.put(40, 326, 'Hafenstraße 3', 9);
+    s.put(40, 338, 'DE 04155 Leipzig', 9);
+    s.put(380, 500, 'Gesamtbetrag', 9, true);
+    s.put(500, 500, '1.190,00', 9, true);
+    const doc = await extractLines(engine, s.lines, ['invoices:2']);
+    expect(doc.field('document.supplierName').candidates?.map((c) => c.value)).not.toContain(
+      'Stahlbau Mitte GmbH & Co. KG',
+    );
+  });
+
+  it("a marketplace invoice: the seller's block beside 'Delivery address' is not the buyer's", async () => {
+    const doc = await readProbe('invoices-g', 'marketplace-seller-invoice-uk');
+    expect(doc.value('document.supplierName')).toBe('Thornbury Home & Garden Ltd');
+  });
+
+  it("a Portuguese fatura: the number under 'V/ NIF' in a row of headings is the buyer's", async () => {
+    const doc = await readProbe('invoices-n', 'pt-fatura-atcud-iso-dates');
+    expect(doc.value('document.supplierTaxId')).toBe('508731240');
+  });
+});

@@ -4,7 +4,15 @@ import { findLabels } from '../label-search.js';
 
 /** Labels that announce a block of the customer's lines ("to" and "attention" may stand in a sentence). */
 const CUSTOMER_BLOCK: LabelSet = {
-  strong: LABELS.customerName!.strong.filter((l) => !WEAK_CUSTOMER_LABELS.has(l)),
+  strong: [
+    ...LABELS.customerName!.strong.filter((l) => !WEAK_CUSTOMER_LABELS.has(l)),
+    // The buyer's side's other block: where the goods go ("Ship to", "Consignee", "Abweichender
+    // Warenempfänger"), the buyer's name or another of its sites, never the seller's.
+    ...['ship to', 'shipping to', 'deliver to', 'delivery address', 'delivered to', 'consignee'],
+    ...['consignee (ship to)', 'warenempfänger', 'abweichender warenempfänger', 'lieferanschrift'],
+    ...['lieferadresse', 'adresse de livraison', 'livré à', 'afleveradres', 'dirección de envío'],
+    ...['indirizzo di consegna'],
+  ],
 };
 
 const blocks = new WeakMap<DocumentView, Set<number>>();
@@ -20,7 +28,9 @@ export function customerBlockTokens(view: DocumentView): Set<number> {
   const ids = new Set<number>();
   for (const hit of findLabels(view, CUSTOMER_BLOCK)) {
     // A heading of one word is taken as printed: a word one letter off it is another word ("Klang").
-    if (hit.end - hit.start === 1 && hit.row.tokens[hit.start]!.key !== keyOf(hit.phrase)) continue;
+    // (One of two headings a slash joins is as printed: "Käufer/Leistungsempfänger:".)
+    if (hit.end - hit.start === 1 && !hit.row.tokens[hit.start]!.key.split('/').includes(keyOf(hit.phrase)))
+      continue;
     const labelToken = hit.row.tokens[hit.start]!;
     const block = view.layer.lines[labelToken.lineId]?.blockId;
     const blockLines = new Set(view.layer.lines.filter((l) => l.blockId === block).map((l) => l.id));
@@ -28,9 +38,11 @@ export function customerBlockTokens(view: DocumentView): Set<number> {
     // when OCR made one block of it) are not the customer's.
     const top = labelToken.box.y0 - labelToken.height / 2;
     for (const t of view.tokens) if (blockLines.has(t.lineId) && t.box.y0 >= top) ids.add(t.id);
+    // (Up to the next heading on the label's row: "Billing address   Delivery address   Sold by".)
+    const nextHeading = hit.row.tokens.slice(hit.end).find((t) => t.u.x0 > hit.box.x1 + 0.01);
+    const right = Math.min(hit.box.x1 + 0.2, (nextHeading?.u.x0 ?? Infinity) - 0.005);
     for (const row of view.rows.slice(hit.row.index + 1, hit.row.index + 4)) {
-      for (const t of row.tokens)
-        if (t.u.x0 >= hit.box.x0 - 0.05 && t.u.x0 <= hit.box.x1 + 0.2) ids.add(t.id);
+      for (const t of row.tokens) if (t.u.x0 >= hit.box.x0 - 0.05 && t.u.x0 <= right) ids.add(t.id);
     }
   }
   blocks.set(view, ids);

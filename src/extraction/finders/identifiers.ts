@@ -20,6 +20,15 @@ const CUSTOMER_VAT: LabelSet = {
     'btw klant',
     'buyer vat identifier',
     'buyer vat',
+    // "Your" tax id, the buyer's: Portuguese "V/ NIF", German "Ihre USt-IdNr.", English "Your VAT No".
+    'v/ nif',
+    'v/nif',
+    'nif cliente',
+    'nif do cliente',
+    'ihre ust-idnr',
+    'ihre ust-id',
+    'your vat no',
+    'your vat number',
   ],
 };
 
@@ -116,8 +125,16 @@ export function findIdentifiers(
     6,
     0.55,
   ).filter((c) => c.quality >= 1);
+  // (Its row, and under a heading in a row of headings the value right below it: "V/ NIF" over
+  // "513029478".)
   const customerTokens = new Set(
-    findLabels(view, CUSTOMER_VAT).flatMap((hit) => hit.row.tokens.map((t) => t.id)),
+    findLabels(view, CUSTOMER_VAT).flatMap((hit) => {
+      const next = hit.row.tokens.slice(hit.end).find((t) => t.u.x0 > hit.box.x1 + 0.01);
+      const under = view.rows[hit.row.index + 1]?.tokens.filter(
+        (t) => t.u.x0 >= hit.box.x0 - 0.01 && t.u.x0 < (next?.u.x0 ?? hit.box.x1 + 0.1),
+      );
+      return [...hit.row.tokens, ...(under ?? [])].map((t) => t.id);
+    }),
   );
   // An id printed in the buyer's block ("Bill to", "Kunde"...) is the buyer's: kept only as a doubtful
   // last resort, far behind any other.
