@@ -2034,6 +2034,8 @@ export const LEGAL_FORMS = [
   'oy',
   'kft',
   'sp. z o.o.',
+  // (Printed in three words, "Sp. z o.o.": its last word ends the name.)
+  'o.o.',
   'pte',
   'pvt',
   // Nordic, Iberian, Latin American, Central European and US professional forms.

@@ -267,3 +267,54 @@ describe("the buyer's side of the page", () => {
     expect(doc.value('document.supplierTaxId')).toBe('508731240');
   });
 });
+
+describe("the company's full name beside its logo", () => {
+  it("'Sp. z o.o.' ends a Polish company's name, which a logo's words start", async () => {
+    const doc = await readProbe('invoices-t', 'pl-garden-wholesale-two-pages');
+    expect(doc.value('document.supplierName')).toBe('Zielony Ogród Hurtownia Ogrodnicza Sp. z o.o.');
+  });
+
+  it("a logo's words written as one ('nimbusgrid') start the company's name", async () => {
+    const doc = await readProbe('invoices-u', 'in-export-services-lut-usd');
+    expect(doc.value('document.supplierName')).toBe('Nimbus Grid Technologies Private Limited');
+  });
+
+  it("a spa is no S.p.A. ('Coastline Pool & Spa Supplies Pty Ltd')", async () => {
+    const doc = await readProbe('invoices-t', 'au-myob-pool-supplies-bpay');
+    expect(doc.value('document.supplierName')).toBe('Coastline Pool & Spa Supplies Pty Ltd');
+  });
+
+  it("the logo's words, a dash and the rest of the company's name on one line ('Douro Verde - Comércio ..., Lda.')", async () => {
+    const doc = await readProbe('invoices-u', 'pt-fatura-atcud-qr-iva6-23');
+    expect(doc.value('document.supplierName')).toBe('Douro Verde Comércio de Frutas e Mercearia, Lda.');
+  });
+
+  it("a logo's word that a word of the company's name under it starts ('AGROANDINA' over 'DISTRIBUCIONES AGROANDINAS S.A.S.'); not the software maker's NIT", async () => {
+    const doc = await readProbe('invoices-u', 'co-factura-electronica-retefuente');
+    expect(values(doc, ['document.supplierName', 'document.supplierTaxId'])).toEqual({
+      'document.supplierName': 'DISTRIBUCIONES AGROANDINAS S.A.S.',
+      'document.supplierTaxId': '901.234.567-7',
+    });
+  });
+});
+
+describe('other parties than the seller', () => {
+  it("a seller's tax representative is not the seller", async () => {
+    const s = sheet();
+    s.put(40, 60, 'Handelsrechnung Nr. 4711 vom 31.10.2018', 11, true);
+    s.put(40, 100, 'Verkäufer:', 9);
+    s.put(40, 112, 'Rohstoffhandel Nord AG', 9);
+    s.put(40, 124, 'Marktstr. 153', 9);
+    s.put(40, 136, 'DE 38226 Salzgitter', 9);
+    s.put(40, 180, 'Steuerbevollmächtigter des Verkäufers:', 9);
+    s.put(40, 192, 'Kanzlei Steuerrat Weber GmbH', 9);
+    s.put(40, 204, 'Lindenstraße 20', 9);
+    s.put(40, 216, 'DE 12345 Berlin', 9);
+    s.put(380, 500, 'Gesamtbetrag', 9, true);
+    s.put(500, 500, '1.190,00', 9, true);
+    const doc = await extractLines(engine, s.lines, ['invoices:2']);
+    expect(doc.field('document.supplierName').candidates?.map((c) => c.value)).not.toContain(
+      'Kanzlei Steuerrat Weber GmbH',
+    );
+  });
+});

@@ -12,6 +12,10 @@ const CUSTOMER_BLOCK: LabelSet = {
     ...['consignee (ship to)', 'warenempfänger', 'abweichender warenempfänger', 'lieferanschrift'],
     ...['lieferadresse', 'adresse de livraison', 'livré à', 'afleveradres', 'dirección de envío'],
     ...['indirizzo di consegna'],
+    // Nor are a seller's tax representative and a payee other than the seller (a factoring company)
+    // the seller: their blocks' names and ids are another party's.
+    ...['steuerbevollmächtigter des verkäufers', 'steuerbevollmächtigter', 'abweichender zahlungsempfänger'],
+    ...["seller's tax representative", 'seller tax representative', 'tax representative'],
   ],
 };
 

@@ -205,6 +205,8 @@ function isLegalAt(tokens: readonly ViewToken[], i: number): boolean {
     /^\p{Lu}\p{Ll}+$/u.test(tokens[i + 1]?.text ?? '')
   )
     return false;
+  // A spa, the word ("Coastline Pool & Spa Supplies Pty Ltd"): Italy's company prints "SpA", "S.p.A.", "SPA".
+  if (t.text === 'Spa' || t.text === 'spa') return false;
   if (LEGAL.has(t.key) || LEGAL.has(t.text.toLowerCase()) || OCR_SB.test(t.text.toLowerCase())) return true;
   // A legal form with the company number glued to it: "S/B(587969-U)", "SB(306295-X)".
   const glued = /^(.+?)\(\d{4,8}-[a-z]\)?$/.exec(t.text.toLowerCase())?.[1];
@@ -531,9 +533,20 @@ function fullNameStartingWith(
 ): { segment: Segment; tokens: ViewToken[]; score: number } | undefined {
   const words = (tokens: readonly ViewToken[]): string[] =>
     tokens.map((t) => t.key.replace(/[^\p{L}\p{N}&]/gu, '')).filter(Boolean);
+  // (Word by word, or letter by letter: a logo writes its words as one, "nimbusgrid" for "Nimbus Grid
+  // Technologies Private Limited".)
+  const compactHead = head.join('');
   const startsWith = (tokens: readonly ViewToken[]): boolean => {
     const all = words(tokens);
-    return all.length > head.length && head.every((w, i) => all[i] === w);
+    if (all.length <= head.length) return false;
+    if (head.every((w, i) => all[i] === w)) return true;
+    if (head.length !== 1 || compactHead.length < 6) return false;
+    let joined = '';
+    for (const [i, w] of all.entries()) {
+      joined += w;
+      if (joined.length >= compactHead.length) return joined === compactHead && i > 0 && i < all.length - 1;
+    }
+    return false;
   };
   // Of several, the one printed nearest the logo (its letterhead's, not a footer's or a remittance slip's).
   const distance = (other: { segment: Segment }): number =>
@@ -552,15 +565,58 @@ function fullNameStartingWith(
     return at >= 0 && (name.match(SENTENCE_WORD)?.length ?? 0) === 0 ? at : -1;
   };
   const line = segments.find((s) => s !== short.segment && startsWith(s.tokens) && legalIn(s) >= head.length);
-  if (!line) return undefined;
-  const legalAt = legalIn(line);
-  const made = {
-    segment: line,
-    tokens: line.tokens.slice(0, legalAt + 1 + trailingLegal(line.tokens, legalAt)),
-    score: 0,
-  };
-  scored.push(made);
-  return made;
+  if (line) {
+    const legalAt = legalIn(line);
+    const made = {
+      segment: line,
+      tokens: line.tokens.slice(0, legalAt + 1 + trailingLegal(line.tokens, legalAt)),
+      score: 0,
+    };
+    scored.push(made);
+    return made;
+  }
+  // The logo's words, a dash, and the rest of the company's name on one line ("Douro Verde - Comércio
+  // de Frutas e Mercearia, Lda."), which the dash cut in two segments.
+  for (const s of segments) {
+    const next = segments[s.order + 1];
+    if (s === short.segment || !next || next.tokens[0]!.row !== s.tokens[0]!.row) continue;
+    const own = words(s.tokens);
+    if (own.length !== head.length || !head.every((w, i) => own[i] === w)) continue;
+    const at = hasLegalForm(next.tokens.slice(0, 8));
+    if (at < 0 || (next.text.match(SENTENCE_WORD)?.length ?? 0) > 0) continue;
+    const last = next.tokens[at + trailingLegal(next.tokens, at)]!;
+    const made = {
+      segment: s,
+      tokens: [...s.tokens, ...next.tokens.slice(0, next.tokens.indexOf(last) + 1)],
+      score: 0,
+    };
+    scored.push(made);
+    return made;
+  }
+  // A logo's one word that a word of the company's name under it starts ("AGROANDINA" over
+  // "DISTRIBUCIONES AGROANDINAS S.A.S."): that name, right under the logo.
+  if (head.length === 1 && head[0]!.length >= 6) {
+    const x0 = short.segment.tokens[0]!.u.x0;
+    const under = segments
+      .slice(short.segment.order + 1, short.segment.order + 6)
+      .find(
+        (s) =>
+          Math.abs(s.tokens[0]!.u.x0 - x0) < 0.05 &&
+          legalIn(s) >= 1 &&
+          words(s.tokens).some((w) => w.startsWith(head[0]!)),
+      );
+    if (under) {
+      const legalAt = legalIn(under);
+      const made = {
+        segment: under,
+        tokens: under.tokens.slice(0, legalAt + 1 + trailingLegal(under.tokens, legalAt)),
+        score: 0,
+      };
+      scored.push(made);
+      return made;
+    }
+  }
+  return undefined;
 }
 
 /**
