@@ -541,8 +541,13 @@ export function valuesNear(
   const stop = right.findIndex((t) => options.stopAt?.has(t.id));
   if (stop >= 0) right = right.slice(0, stop);
   const found: Array<{ span: ViewToken[]; value: ReadValue; gap: number; index: number }> = [];
+  // A label's word in a sentence ("All prices include GST. Pump carries ...   Freight:  $35.00"): a
+  // value past another label's colon is that label's.
+  const wordBefore = hit.start > 0 ? hit.row.tokens[hit.start - 1]! : undefined;
+  const sentence = wordBefore !== undefined && /^\p{Ll}/u.test(wordBefore.text);
   for (let i = 0; i < right.length && found.length < (options.pick === 'last' ? 6 : 1); i++) {
     const first = right[i]!;
+    if (sentence && i > 0 && /\p{L}:$/u.test(right[i - 1]!.text)) break;
     if (betweenLabelAndValue(right, i)) continue;
     const gap = (first.u.x0 - hit.box.x1) / rowHeight;
     if (options.maxRightGap !== undefined && gap > options.maxRightGap) break;

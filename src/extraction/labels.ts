@@ -36,6 +36,11 @@ export const ATTENTION_LABELS: ReadonlySet<string> = new Set([
 export const LABELS: Record<string, LabelSet> = {
   total: {
     strong: [
+      // Vietnam's total to pay, with and without its diacritics.
+      'tổng thanh toán',
+      'tong thanh toan',
+      'tổng cộng',
+      'tong cong',
       // Iceland's total ("Samtals 16.771 kr.").
       'samtals',
       'celkem k úhradě',
@@ -229,6 +234,9 @@ export const LABELS: Record<string, LabelSet> = {
   },
   subTotal: {
     strong: [
+      // Vietnam's goods total before VAT.
+      'tổng tiền hàng',
+      'tong tien hang',
       // Iceland's amount without VAT ("Án VSK").
       'án vsk',
       'jumlah kecil',
@@ -500,9 +508,16 @@ export const LABELS: Record<string, LabelSet> = {
       'excl. btw',
       'excl btw',
       'exclusief btw',
-      // A rate outside the tax ("C  mimo DPH  9,00  0,00"): an exempt row, not the tax.
+      // A rate outside the tax ("C  mimo DPH  9,00  0,00", "NON PPN (*)  103.800"): an exempt row or
+      // the amount of exempt goods, not the tax.
       'mimo dph',
       'bez dph',
+      'non ppn',
+      'non-ppn',
+      'bebas ppn',
+      'tidak kena ppn',
+      'non vat',
+      'non-vat',
     ],
   },
   amountDue: {
@@ -626,6 +641,9 @@ export const LABELS: Record<string, LabelSet> = {
   },
   cashTendered: {
     strong: [
+      // Vietnam's cash given.
+      'tiền khách đưa',
+      'tien khach dua',
       'cash',
       'cash received',
       'cash tendered',
@@ -656,6 +674,11 @@ export const LABELS: Record<string, LabelSet> = {
   },
   change: {
     strong: [
+      // Vietnam's change.
+      'tiền thừa',
+      'tien thua',
+      'tiền thối',
+      'tien thoi',
       'change',
       'change due',
       'baki',
@@ -1034,6 +1057,11 @@ export const LABELS: Record<string, LabelSet> = {
   },
   referenceNo: {
     strong: [
+      // Vietnam's bill number ("So HD: 000412").
+      'số hđ',
+      'so hd',
+      'số hóa đơn',
+      'so hoa don',
       'číslo faktury',
       'cislo faktury',
       'faktura č.',

@@ -318,3 +318,23 @@ describe('other parties than the seller', () => {
     );
   });
 });
+
+describe('labels of Southeast Asia and prose', () => {
+  it("a Vietnamese café bill: 'TONG THANH TOAN' totals, 'So HD' numbers it", async () => {
+    const doc = await readProbe('receipts-t', 'vn-cafe-hoa-don-thanh-toan-vat8');
+    expect(values(doc, ['receipt.total', 'document.referenceNo'])).toEqual({
+      'receipt.total': '319680.00',
+      'document.referenceNo': '000412',
+    });
+  });
+
+  it("an Indonesian struk: 'NON PPN (*)' is the exempt goods' amount, not the tax", async () => {
+    const doc = await readProbe('receipts-t', 'id-minimarket-struk-ppn11');
+    expect(doc.value('receipt.tax')).toBe('6005.00');
+  });
+
+  it("a tax word in a sentence ('All prices include GST.') labels no amount past another label's colon ('Freight:  $35.00')", async () => {
+    const doc = await readProbe('invoices-t', 'au-myob-pool-supplies-bpay');
+    expect(doc.value('invoice.tax')).toBe('194.84');
+  });
+});
