@@ -515,6 +515,18 @@ function bestSpanAt(
 }
 
 /** Values readable next to a label: glued to it, to its right on the row, or just below it. */
+/** How many words run up to a label on its line, each a space from the next (up to six). */
+function wordsRunUpTo(hit: LabelHit): number {
+  let words = 0;
+  for (let i = hit.start; i > 0 && words < 6; i--) {
+    const before = hit.row.tokens[i - 1]!;
+    const after = hit.row.tokens[i]!;
+    if (after.u.x0 - before.u.x1 > 1.5 * after.height || /[:;]$/.test(before.text)) break;
+    words++;
+  }
+  return words;
+}
+
 export function valuesNear(
   view: DocumentView,
   hit: LabelHit,
@@ -560,9 +572,17 @@ export function valuesNear(
   }
   const chosen = options.pick === 'last' ? found[found.length - 1] : found[0];
   if (chosen) {
-    // Nearer is likelier; a value separated by other words is less likely the label's.
+    // Nearer is likelier; a value separated by other words is less likely the label's. A label's word
+    // in lower case after another in a sentence ("... no aplicado en la factura F24/0412") is prose,
+    // not a heading: what follows is seldom its value.
     const between = options.pick === 'last' ? 0 : chosen.index;
-    const placement = Math.max(0.55, 1 - 0.015 * Math.max(0, chosen.gap - 2)) * (between === 0 ? 1 : 0.8);
+    // (Three words at least before it: "Nº de factura:" is a label's own phrase.)
+    const prose =
+      sentence && hit.start >= 3 && /^\p{Ll}/u.test(hit.row.tokens[hit.start]!.text) && wordsRunUpTo(hit) >= 3
+        ? 0.5
+        : 1;
+    const placement =
+      Math.max(0.55, 1 - 0.015 * Math.max(0, chosen.gap - 2)) * (between === 0 ? 1 : 0.8) * prose;
     out.push({
       ...chosen.value,
       tokens: chosen.span,

@@ -338,3 +338,10 @@ describe('labels of Southeast Asia and prose', () => {
     expect(doc.value('invoice.tax')).toBe('194.84');
   });
 });
+
+describe('labels in prose', () => {
+  it("a corrective invoice's own number, not the corrected one named in its reason ('... en la factura F24/0412')", async () => {
+    const doc = await readProbe('invoices-t', 'es-factura-rectificativa-abono');
+    expect(doc.value('document.referenceNo')).toBe('R24/0007');
+  });
+});
