@@ -1397,11 +1397,15 @@ export const LABELS: Record<string, LabelSet> = {
   purchaseOrderNo: {
     strong: [
       // East Africa's local purchase order ("LPO No: TPL/LPO/2024/2231").
-      'lpo no',
-      'lpo no.',
-      'lpo number',
       'l.p.o. no',
-      'lpo',
+      // "Your P/O No.", Italy's order through its e-procurement node ("Rif. Ordine NSO n. 2024/0183").
+      'your p/o no',
+      'your p/o no.',
+      'p/o no',
+      'p/o no.',
+      'rif. ordine nso',
+      'rif. ordine nso n.',
+      'ordine nso n.',
       'objednávka',
       'objednavka',
       'číslo objednávky',

@@ -345,3 +345,31 @@ describe('labels in prose', () => {
     expect(doc.value('document.referenceNo')).toBe('R24/0007');
   });
 });
+
+describe('the v sets: legal forms first, order labels', () => {
+  it("a legal form before the logo's words ('SARL Moreau Plomberie Chauffage' under 'MOREAU') is the seller's name, not a recipient", async () => {
+    const doc = await readProbe('invoices-v', 'fr-plombier-tva10-20-acompte');
+    expect(values(doc, ['document.supplierName', 'document.customerName'])).toEqual({
+      'document.supplierName': 'SARL Moreau Plomberie Chauffage',
+      'document.customerName': 'M. Jean-Pierre Lefèvre',
+    });
+  });
+
+  it("'Your P/O No.' and Italy's 'Rif. Ordine NSO n.' label the order", async () => {
+    const sg = await readProbe('invoices-v', 'sg-fnb-supplier-gst9');
+    expect(sg.value('invoice.purchaseOrderNo')).toBe('HC-PO-0931');
+    const it = await readProbe('invoices-v', 'it-grossista-pa-split-payment');
+    expect(it.value('invoice.purchaseOrderNo')).toBe('2024/0183');
+  });
+
+  it('a line of a legal form alone under a logo (an OCR fragment, "BHD") reads without error', async () => {
+    const s = sheet();
+    s.put(200, 60, 'KFA', 20, true);
+    s.put(210, 80, 'BHD', 9);
+    s.put(180, 92, '125A JALAN MALINJA, 45400 SEKINCHAN', 9);
+    s.put(60, 200, 'TOTAL', 10, true);
+    s.put(300, 200, '11.60', 10, true);
+    const doc = await extractLines(engine, s.lines, ['receipts:1']);
+    expect(doc.value('receipt.total')).toBe('11.60');
+  });
+});

@@ -575,6 +575,24 @@ function fullNameStartingWith(
     scored.push(made);
     return made;
   }
+  // The company's legal form first, then the logo's words ("SARL Moreau Plomberie Chauffage" under
+  // "MOREAU"): the whole line, a short one without a sentence's words.
+  const prefixed = segments.find(
+    (s) =>
+      s !== short.segment &&
+      s.tokens.length >= 2 &&
+      s.tokens.length <= 8 &&
+      isLegalAt(s.tokens, 0) &&
+      !isLegalAt(s.tokens, 1) &&
+      (s.text.match(SENTENCE_WORD)?.length ?? 0) === 0 &&
+      words(s.tokens.slice(1)).length >= head.length &&
+      head.every((w, i) => words(s.tokens.slice(1))[i] === w),
+  );
+  if (prefixed) {
+    const made = { segment: prefixed, tokens: prefixed.tokens, score: 0 };
+    scored.push(made);
+    return made;
+  }
   // The logo's words, a dash, and the rest of the company's name on one line ("Douro Verde - Comércio
   // de Frutas e Mercearia, Lda."), which the dash cut in two segments.
   for (const s of segments) {
@@ -1468,7 +1486,8 @@ function unlabelledRecipient(
     // The supplier's full name under its logo ("GREENLINE" over "Greenline Landscape Services LLC").
     // (Or a short logo's words, whole: "DAR ZITOUN" over "Dar Zitoun Traiteur SARL".)
     const logoWord = supplierKey.split(' ')[0]!;
-    const key = normaliseText(segment.key);
+    // (Its legal form may come first: "SARL Moreau Plomberie Chauffage" under "MOREAU".)
+    const key = normaliseText(segment.key).replace(/^(?:sarl|sas|sasu|eurl|sa|s\.c\.|pt|cv)\s+/, '');
     if ((logoWord.length >= 4 && key.startsWith(`${logoWord} `)) || key.startsWith(`${supplierKey} `))
       continue;
     // (A company's name may hold an address word: "Brouwerij De Kade B.V.", kade a quay.)
