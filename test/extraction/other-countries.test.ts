@@ -12,6 +12,7 @@ import {
   type Extracted,
 } from '../helpers/make-invoices.js';
 import { probePages, probeSet } from '../helpers/probe-cases.js';
+import { scoreLineItems } from '../../src/evaluation/line-item-scoring.js';
 
 const engine = textOnlyEngine();
 afterAll(() => engine.close());
@@ -371,5 +372,21 @@ describe('the v sets: legal forms first, order labels', () => {
     s.put(300, 200, '11.60', 10, true);
     const doc = await extractLines(engine, s.lines, ['receipts:1']);
     expect(doc.value('receipt.total')).toBe('11.60');
+  });
+});
+
+describe('item tables of other countries', () => {
+  const rowF1 = async (set: string, name: string): Promise<number> => {
+    const probe = probeSet(set).find((c) => c.name === name)!;
+    const doc = await readProbe(set, name);
+    return scoreLineItems([{ truth: probe.line_items!, table: doc.value('invoice.lineitems') }]).f1;
+  };
+
+  it("a Polish faktura's headings of sixteen words ('Nazwa towaru lub uslugi ... Wartosc brutto') head its table", async () => {
+    expect(await rowF1('invoices-v', 'pl-biuro-rachunkowe-faktura-vat')).toBe(1);
+  });
+
+  it("a Turkish e-Arşiv table's headings ('Mal Hizmet', 'Miktar', 'Birim Fiyat', 'Tutari')", async () => {
+    expect(await rowF1('invoices-t', 'tr-earsiv-stationery')).toBe(1);
   });
 });

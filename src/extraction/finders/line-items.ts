@@ -8,6 +8,11 @@ type ColumnType = 'description' | 'quantity' | 'unitPrice' | 'amount' | 'tax' | 
 const HEADER_WORDS = Object.create(null) as Record<string, ColumnType>;
 const add = (type: ColumnType, words: string[]): void => words.forEach((w) => (HEADER_WORDS[w] = type));
 add('description', [
+  // Turkish: goods/service, description.
+  'mal hizmet',
+  'hizmet',
+  'açıklama',
+  'aciklama',
   'description',
   'item',
   'items',
@@ -74,6 +79,10 @@ add('description', [
   'beskrywing',
 ]);
 add('quantity', [
+  // Turkish.
+  'miktar',
+  'miktarı',
+  'miktari',
   'qty',
   // A distributor's shipped quantity, billed ("ORDERED  SHIPPED  B/O").
   'shipped',
@@ -128,6 +137,9 @@ add('quantity', [
   'liter',
 ]);
 add('unitPrice', [
+  // Turkish.
+  'birim fiyat',
+  'fiyat',
   'price',
   'rate',
   'einzelpreis',
@@ -172,6 +184,10 @@ add('unitPrice', [
   'price/l',
 ]);
 add('amount', [
+  // Turkish.
+  'tutar',
+  'tutarı',
+  'tutari',
   'amount',
   // A statement's or a utility's: "Charges", the line's amount before what insurers paid.
   'charges',
@@ -367,7 +383,7 @@ function findHeader(view: DocumentView, rows: Row[]): { row: Row; columns: Colum
     const typed = columnWords(row);
     const types = new Set(typed.filter((t): t is ColumnType => t !== undefined));
     const numeric = ['quantity', 'unitPrice', 'amount'].filter((t) => types.has(t as ColumnType)).length;
-    if (!isHeaderRow(typed, row) || numeric < 1 || row.tokens.length > 14) continue;
+    if (!isHeaderRow(typed, row) || numeric < 1 || row.tokens.length > 18) continue;
     // Headings print no money: "Menge: 2   Gesamtpreis (netto): 4.960,00" is a block's labelled values.
     if (row.tokens.some((t) => /\d[.,]\d{2}$/.test(t.text))) continue;
     // Adjacent words close together form one column heading ("Unit Price", "Prix HT").
