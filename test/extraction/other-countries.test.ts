@@ -386,6 +386,11 @@ describe('item tables of other countries', () => {
     expect(await rowF1('invoices-v', 'pl-biuro-rachunkowe-faktura-vat')).toBe(1);
   });
 
+  it("a tax code under the table's own 'TAX' heading ('GST' on every line) ends no table", async () => {
+    expect(await rowF1('invoices-t', 'ca-bc-landscaper-gst-pst-part')).toBe(1);
+    expect(await rowF1('invoices-t', 'au-myob-pool-supplies-bpay')).toBeGreaterThan(0.9);
+  });
+
   it("a Turkish e-Arşiv table's headings ('Mal Hizmet', 'Miktar', 'Birim Fiyat', 'Tutari')", async () => {
     expect(await rowF1('invoices-t', 'tr-earsiv-stationery')).toBe(1);
   });

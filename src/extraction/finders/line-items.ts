@@ -657,9 +657,17 @@ function tableFrom(
       if (items.length > itemsBefore && lead.box.x0 > middle && /\p{L}/u.test(lead.text)) break;
       // (A heading's second line, "(excl. VAT)" under "Unit price", holds a stop word and ends nothing;
       // nor does a note beside the totals, "Thank you ... taxable   SUBTOTAL   1,371.00", begin an item.)
+      // (Nor does a tax code in the table's own tax column, "GST" under "TAX" on every item's line.)
       const stopAt = row.tokens.findIndex(
         (t, i) =>
-          STOP.test(t.key) && t.u.x0 > active[0]!.x1 && !/^\(/.test(row.tokens[i - 1]?.text ?? t.text),
+          STOP.test(t.key) &&
+          t.u.x0 > active[0]!.x1 &&
+          !/^\(/.test(row.tokens[i - 1]?.text ?? t.text) &&
+          !(
+            active[columnOf(active, t)]?.type === 'tax' &&
+            lead.box.x0 < middle &&
+            numbered(cellsOf(row)) >= 2
+          ),
       );
       // (After the stop word: amounts, its qualifier in parentheses, "(BTW uitgesluit)", a currency's sign.)
       let inParentheses = false;
