@@ -395,3 +395,10 @@ describe('item tables of other countries', () => {
     expect(await rowF1('invoices-t', 'tr-earsiv-stationery')).toBe(1);
   });
 });
+
+describe('payment terms', () => {
+  it('the last day of a Skonto is no due date; the day to pay without it is', async () => {
+    const doc = await readProbe('invoices-u', 'de-elektriker-35a-skonto-abschlag');
+    expect(doc.value('invoice.dueDate')).toBe('2024-09-25');
+  });
+});

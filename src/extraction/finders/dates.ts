@@ -26,7 +26,15 @@ export function findDates(
         ? found.map((c) => ({ ...c, score: c.score * 0.5, source: `${c.source}+qualified` }))
         : found;
     });
-  const dueDate = labelled('dueDate');
+  // The last day of an early-payment discount ("Bei Zahlung bis zum 09.09.2024 gewähren wir 2 % Skonto")
+  // is not the due date of the whole amount ("Ohne Abzug zahlbar bis zum 25.09.2024").
+  // (Not a line that says the amount is due without it: "zahlbar bis 25.09. ohne Skonto".)
+  const dueDate = labelled('dueDate').map((c) => {
+    const line = view.rows[c.tokens[0]!.row]!.tokens.map((t) => t.text).join(' ');
+    return EARLY_PAYMENT_DISCOUNT.test(line) && !WITHOUT.test(line)
+      ? { ...c, score: c.score * 0.5, source: `${c.source}+discount` }
+      : c;
+  });
   const paymentDate = labelled('paymentDate');
   const dueTokens = new Set(dueDate.flatMap((c) => c.tokens.map((t) => t.id)));
   const date = labelled('date').filter((c) => !c.tokens.some((t) => dueTokens.has(t.id)));
@@ -91,6 +99,13 @@ export function findDates(
     paymentDate: mergeDates(doubt(paymentDate)),
   };
 }
+
+/** Words of an early-payment discount on a line of payment terms. */
+const EARLY_PAYMENT_DISCOUNT =
+  /\b(skonto|escompte|sconto|descuento por pronto pago|korting|cash discount|early payment discount)\b/i;
+
+/** "Without" in the languages of early-payment discounts. */
+const WITHOUT = /\b(ohne|without|sans|senza|sin|zonder|net)\b/i;
 
 /** Words of a document's own number's label: an invoice's, a receipt's, a bill's. */
 const OWN_DOCUMENT =
