@@ -515,6 +515,22 @@ function bestSpanAt(
 }
 
 /** Values readable next to a label: glued to it, to its right on the row, or just below it. */
+/** Words that start a street's name after its house number (Malay, English, Romance). */
+const STREET_START =
+  /^(jalan|jln|lorong|lrg|persiaran|lebuh|lebuhraya|taman|street|road|avenue|rue|calle|via|avenida|rua)\b/i;
+
+/** A house number right after the label, then a street's words: "No. 5, Jalan ...", "No 12 Lorong ...". */
+function houseNumberAfter(hit: LabelHit): boolean {
+  const [number, word] = hit.row.tokens.slice(hit.end, hit.end + 2);
+  return (
+    number !== undefined &&
+    word !== undefined &&
+    /^\d{1,4}[A-Za-z]?,?$/.test(number.text) &&
+    /^\p{L}{3,}/u.test(word.text) &&
+    (number.text.endsWith(',') || STREET_START.test(word.text))
+  );
+}
+
 /** How many words run up to a label on its line, each a space from the next (up to six). */
 function wordsRunUpTo(hit: LabelHit): number {
   let words = 0;
@@ -535,6 +551,8 @@ export function valuesNear(
   options: NearOptions,
 ): Candidate[] {
   const out: Candidate[] = [];
+  // A house's number in an address line ("No. 5, Jalan Sultanah Zainab,"): no label of a value.
+  if (/^(no|nr|n°|nº)$/.test(keyOf(hit.phrase)) && houseNumberAfter(hit)) return out;
   const strength = hit.strength === 'strong' ? 1 : 0.6;
   const lastLabelToken = hit.row.tokens[hit.end - 1]!;
   if (hit.inline) {

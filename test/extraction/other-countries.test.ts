@@ -402,3 +402,10 @@ describe('payment terms', () => {
     expect(doc.value('invoice.dueDate')).toBe('2024-09-25');
   });
 });
+
+describe('house numbers', () => {
+  it("'No. 5, Jalan ...' of an address labels no receipt number (not the postcode under it)", async () => {
+    const doc = await readProbe('receipts-v', 'my-stationery-enterprise-cash');
+    expect(doc.value('document.referenceNo')).toBe('CR-0021478');
+  });
+});
