@@ -43,7 +43,11 @@ export function customerBlockTokens(view: DocumentView): Set<number> {
     const top = labelToken.box.y0 - labelToken.height / 2;
     for (const t of view.tokens) if (blockLines.has(t.lineId) && t.box.y0 >= top) ids.add(t.id);
     // (Up to the next heading on the label's row: "Billing address   Delivery address   Sold by".)
-    const nextHeading = hit.row.tokens.slice(hit.end).find((t) => t.u.x0 > hit.box.x1 + 0.01);
+    // (Another column's heading stands far from the label; the label's own value, "Sold to:  ACME
+    // Corp", close to it, with the buyer's lines under it.)
+    const nextHeading = hit.row.tokens
+      .slice(hit.end)
+      .find((t) => t.u.x0 - hit.box.x1 > 3 * Math.max(hit.row.height, t.height));
     const right = Math.min(hit.box.x1 + 0.2, (nextHeading?.u.x0 ?? Infinity) - 0.005);
     for (const row of view.rows.slice(hit.row.index + 1, hit.row.index + 4)) {
       for (const t of row.tokens) if (t.u.x0 >= hit.box.x0 - 0.05 && t.u.x0 <= right) ids.add(t.id);
