@@ -531,13 +531,19 @@ function houseNumberAfter(hit: LabelHit): boolean {
   );
 }
 
-/** How many words run up to a label on its line, each a space from the next (up to six). */
-function wordsRunUpTo(hit: LabelHit): number {
+/**
+ * How many words run up to a label on its line, each a space from the next (`most` at most): a label
+ * deep in a sentence has many.
+ */
+export function wordsRunUpTo(
+  hit: { row: { tokens: readonly ViewToken[] }; start: number },
+  most = 6,
+): number {
   let words = 0;
-  for (let i = hit.start; i > 0 && words < 6; i--) {
+  for (let i = hit.start; i > 0 && words < most; i--) {
     const before = hit.row.tokens[i - 1]!;
     const after = hit.row.tokens[i]!;
-    if (after.u.x0 - before.u.x1 > 1.5 * after.height || /[:;]$/.test(before.text)) break;
+    if (after.u.x0 - before.u.x1 > 1.5 * after.height) break;
     words++;
   }
   return words;

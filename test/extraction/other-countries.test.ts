@@ -4,24 +4,14 @@
  * sheets drawn here. Each test fails without the rule it names.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  extractLines,
-  extractPages,
-  sheet,
-  textOnlyEngine,
-  type Extracted,
-} from '../helpers/make-invoices.js';
-import { probePages, probeSet } from '../helpers/probe-cases.js';
+import { extractLines, sheet, textOnlyEngine, type Extracted } from '../helpers/make-invoices.js';
+import { probeSet, readProbe as readProbeCase } from '../helpers/probe-cases.js';
 import { scoreLineItems } from '../../src/evaluation/line-item-scoring.js';
 
 const engine = textOnlyEngine();
 afterAll(() => engine.close());
 
-async function readProbe(set: string, name: string): Promise<Extracted> {
-  const probe = probeSet(set).find((c) => c.name === name);
-  if (!probe) throw new Error(`No probe document ${set}/${name}`);
-  return extractPages(engine, probePages(probe), [probe.product]);
-}
+const readProbe = (set: string, name: string): Promise<Extracted> => readProbeCase(engine, set, name);
 
 function values(doc: Extracted, names: string[]): Record<string, unknown> {
   return Object.fromEntries(names.map((name) => [name, doc.value(name)]));

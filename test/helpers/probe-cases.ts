@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TrueLineItem } from '../../src/evaluation/line-item-scoring.js';
+import type { Engine } from '../../src/engine-types.js';
 import type { TextLine, TextPage } from './make-documents.js';
+import { extractPages, type Extracted } from './make-invoices.js';
 
 /** A probe document (test/probes/README.md): its pages as drawn, and what it should read. */
 export interface ProbeCase {
@@ -26,4 +28,19 @@ export function probePages(c: ProbeCase): TextPage[] {
     ...(p.height ? { height: p.height } : {}),
     lines: p.lines.map(([text, x, y, size, bold]): TextLine => ({ text, x, y, size, bold: bold === 1 })),
   }));
+}
+
+/**
+ * A probe set's document read into fields: with its own product, as the probe test reads it, unless
+ * `products` says otherwise.
+ */
+export async function readProbe(
+  engine: Engine,
+  set: string,
+  name: string,
+  products?: string[],
+): Promise<Extracted> {
+  const probe = probeSet(set).find((c) => c.name === name);
+  if (!probe) throw new Error(`No probe document ${set}/${name}`);
+  return extractPages(engine, probePages(probe), products ?? [probe.product]);
 }

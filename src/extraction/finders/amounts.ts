@@ -2,7 +2,14 @@ import { LABELS } from '../labels.js';
 import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView, ViewToken } from '../view.js';
-import { findLabels, isRate, patternValues, valuesNear, type Candidate } from '../label-search.js';
+import {
+  findLabels,
+  isRate,
+  patternValues,
+  valuesNear,
+  wordsRunUpTo,
+  type Candidate,
+} from '../label-search.js';
 import { findVatTable } from './vat-table.js';
 import { parseCurrency } from '../normalise/currency.js';
 import { isItemHeadingRow } from './line-items.js';
@@ -230,14 +237,7 @@ const PROSE_WORDS = 6;
 
 /** Whether at least PROSE_WORDS words run up to the label on its line, each a space from the next. */
 function inProse(hit: { row: { tokens: readonly ViewToken[] }; start: number }): boolean {
-  let words = 0;
-  for (let i = hit.start; i > 0 && words < PROSE_WORDS; i--) {
-    const before = hit.row.tokens[i - 1]!;
-    const after = hit.row.tokens[i]!;
-    if (after.u.x0 - before.u.x1 > 1.5 * after.height) break;
-    words++;
-  }
-  return words >= PROSE_WORDS;
+  return wordsRunUpTo(hit, PROSE_WORDS) >= PROSE_WORDS;
 }
 
 /**
@@ -397,13 +397,7 @@ function applyTaxParts(out: Record<AmountRole, Candidate[]>): void {
       (group) => Math.abs(group.reduce((a, c) => a + (c.norm as number), 0) - w) < 0.011,
     );
     if (!sums) continue;
-    const best = out.tax[0]!;
-    const lifted: Candidate = {
-      ...whole,
-      score: raise(Math.max(whole.score, best.score), 0.1),
-      source: `${whole.source}+sum`,
-    };
-    out.tax = [lifted, ...out.tax.filter((c) => c !== whole)];
+    out.tax = liftToFront(out.tax, whole, 'sum');
     return;
   }
 }
@@ -427,6 +421,16 @@ function includedIn(tokens: readonly { key: string }[], start: number): boolean 
 /** Adds evidence without reaching certainty: a sure candidate stays ahead of a merely boosted one. */
 function raise(score: number, by: number): number {
   return score + by * (1 - score) * 0.9;
+}
+
+/** `candidate` at the head of `list`, raised over the best there, its source marked with what it agrees with. */
+function liftToFront(list: readonly Candidate[], candidate: Candidate, agreement: string): Candidate[] {
+  const lifted: Candidate = {
+    ...candidate,
+    score: raise(Math.max(candidate.score, list[0]?.score ?? 0), 0.1),
+    source: `${candidate.source}+${agreement}`,
+  };
+  return [lifted, ...list.filter((c) => c !== candidate)];
 }
 
 /** Keeps the best candidate of each value, raised a little for every further place it was read. */
@@ -707,13 +711,7 @@ function applyRounding(payment: PaymentLines, out: Record<AmountRole, Candidate[
     const value = (total.norm as number) + rounding;
     const rounded = paid.find((c) => c !== total && Math.abs((c.norm as number) - value) < 0.005);
     if (!rounded) continue;
-    const best = out.total[0]!;
-    const lifted: Candidate = {
-      ...rounded,
-      score: raise(Math.max(rounded.score, best.score), 0.1),
-      source: `${rounded.source}+rounding`,
-    };
-    out.total = [lifted, ...out.total.filter((c) => c !== rounded)];
+    out.total = liftToFront(out.total, rounded, 'rounding');
     return;
   }
   // The rounded amount not printed: the favourite total plus the adjustment, when that lands on a coin

@@ -564,35 +564,31 @@ function fullNameStartingWith(
       .join(' ');
     return at >= 0 && (name.match(SENTENCE_WORD)?.length ?? 0) === 0 ? at : -1;
   };
-  const line = segments.find((s) => s !== short.segment && startsWith(s.tokens) && legalIn(s) >= head.length);
-  if (line) {
-    const legalAt = legalIn(line);
-    const made = {
-      segment: line,
-      tokens: line.tokens.slice(0, legalAt + 1 + trailingLegal(line.tokens, legalAt)),
-      score: 0,
-    };
+  /** A name found: among the scored, from now on. */
+  const take = (
+    segment: Segment,
+    tokens: ViewToken[],
+  ): { segment: Segment; tokens: ViewToken[]; score: number } => {
+    const made = { segment, tokens, score: 0 };
     scored.push(made);
     return made;
-  }
+  };
+  /** A line's words up to its legal form (and a form of several words that goes with it). */
+  const upToLegal = (s: Segment): ViewToken[] => {
+    const at = legalIn(s);
+    return s.tokens.slice(0, at + 1 + trailingLegal(s.tokens, at));
+  };
+  const line = segments.find((s) => s !== short.segment && startsWith(s.tokens) && legalIn(s) >= head.length);
+  if (line) return take(line, upToLegal(line));
   // The company's legal form first, then the logo's words ("SARL Moreau Plomberie Chauffage" under
   // "MOREAU"): the whole line, a short one without a sentence's words.
-  const prefixed = segments.find(
-    (s) =>
-      s !== short.segment &&
-      s.tokens.length >= 2 &&
-      s.tokens.length <= 8 &&
-      isLegalAt(s.tokens, 0) &&
-      !isLegalAt(s.tokens, 1) &&
-      (s.text.match(SENTENCE_WORD)?.length ?? 0) === 0 &&
-      words(s.tokens.slice(1)).length >= head.length &&
-      head.every((w, i) => words(s.tokens.slice(1))[i] === w),
-  );
-  if (prefixed) {
-    const made = { segment: prefixed, tokens: prefixed.tokens, score: 0 };
-    scored.push(made);
-    return made;
-  }
+  const prefixed = segments.find((s) => {
+    if (s === short.segment || s.tokens.length < 2 || s.tokens.length > 8) return false;
+    if (!isLegalAt(s.tokens, 0) || isLegalAt(s.tokens, 1)) return false;
+    const after = words(s.tokens.slice(1));
+    return (s.text.match(SENTENCE_WORD)?.length ?? 0) === 0 && head.every((w, i) => after[i] === w);
+  });
+  if (prefixed) return take(prefixed, prefixed.tokens);
   // The logo's words, a dash, and the rest of the company's name on one line ("Douro Verde - Comércio
   // de Frutas e Mercearia, Lda."), which the dash cut in two segments.
   for (const s of segments) {
@@ -602,14 +598,7 @@ function fullNameStartingWith(
     if (own.length !== head.length || !head.every((w, i) => own[i] === w)) continue;
     const at = hasLegalForm(next.tokens.slice(0, 8));
     if (at < 0 || (next.text.match(SENTENCE_WORD)?.length ?? 0) > 0) continue;
-    const last = next.tokens[at + trailingLegal(next.tokens, at)]!;
-    const made = {
-      segment: s,
-      tokens: [...s.tokens, ...next.tokens.slice(0, next.tokens.indexOf(last) + 1)],
-      score: 0,
-    };
-    scored.push(made);
-    return made;
+    return take(s, [...s.tokens, ...next.tokens.slice(0, at + 1 + trailingLegal(next.tokens, at))]);
   }
   // A logo's one word that a word of the company's name under it starts ("AGROANDINA" over
   // "DISTRIBUCIONES AGROANDINAS S.A.S."): that name, right under the logo.
@@ -623,16 +612,7 @@ function fullNameStartingWith(
           legalIn(s) >= 1 &&
           words(s.tokens).some((w) => w.startsWith(head[0]!)),
       );
-    if (under) {
-      const legalAt = legalIn(under);
-      const made = {
-        segment: under,
-        tokens: under.tokens.slice(0, legalAt + 1 + trailingLegal(under.tokens, legalAt)),
-        score: 0,
-      };
-      scored.push(made);
-      return made;
-    }
+    if (under) return take(under, upToLegal(under));
   }
   return undefined;
 }
