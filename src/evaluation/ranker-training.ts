@@ -62,6 +62,17 @@ const L2 = 1;
  */
 export const GENERATED_WEIGHT = 0.3;
 
+/**
+ * How much a document's candidates count in fitting the ranking: a generated one's `generatedWeight`,
+ * a probe document's none (test/probes: layouts written apart from the code, whose values the rules
+ * were taken from; they only calibrate, their outcomes being the nearest there is to documents of
+ * other sources), a development document's 1.
+ */
+export function rankingWeight(truth: GroundTruth, generatedWeight = GENERATED_WEIGHT): number {
+  if (truth.source === 'generated') return generatedWeight;
+  return truth.source === 'probe' ? 0 : 1;
+}
+
 /** The ground-truth values a field's candidates are compared with, or undefined when it has none. */
 function wanted(truth: GroundTruth, name: string): { key: string; values: string[] } | undefined {
   const map = fieldMapFor(truth.type);
@@ -110,7 +121,8 @@ export function trainRanker(
       if (!labelled || field.candidates.length === 0) continue;
       const { key, labels } = labelled;
       const entry = byKey.get(key) ?? { names: new Set(), x: [], y: [], w: [], documents: 0 };
-      const weight = truth.source === 'generated' ? generatedWeight : 1;
+      const weight = rankingWeight(truth, generatedWeight);
+      if (weight === 0) continue;
       byKey.set(key, entry);
       entry.names.add(field.name);
       if (labels.some(Boolean)) entry.documents++;

@@ -204,17 +204,7 @@ export function scoreCorpus(
       });
     }
   }
-  const bins = Array.from({ length: 10 }, () => ({ n: 0, correct: 0, sum: 0 }));
-  for (const [confidence, ok] of pairs) {
-    const bin = bins[Math.min(9, Math.max(0, Math.floor(confidence * 10)))]!;
-    bin.n++;
-    bin.correct += ok ? 1 : 0;
-    bin.sum += confidence;
-  }
-  const ece =
-    bins.reduce((s, b) => s + (b.n ? Math.abs(b.correct / b.n - b.sum / b.n) * b.n : 0), 0) /
-    Math.max(1, pairs.length);
-  const high = pairs.filter(([c]) => c >= 0.9);
+  const { reliability, ece, highConfidence } = calibrationOf(pairs);
   const n = [...perField.values()].reduce((s, p) => s + p.n, 0);
   const correct = [...perField.values()].reduce((s, p) => s + p.correct, 0);
   return {
@@ -240,6 +230,33 @@ export function scoreCorpus(
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([k, v]) => [k, { ...v, accuracy: v.correct / v.n }]),
     ),
+    reliability,
+    ece,
+    highConfidence,
+    rows,
+  };
+}
+
+/**
+ * How well confidences say which values are right, over (confidence, right) pairs of the values given:
+ * a reliability table of ten bins, the expected calibration error (the bins' gap between mean
+ * confidence and share right, weighted by their size) and the share right of values given >= 0.9.
+ */
+export function calibrationOf(
+  pairs: ReadonlyArray<readonly [number, boolean]>,
+): Pick<ScoreReport, 'reliability' | 'ece' | 'highConfidence'> {
+  const bins = Array.from({ length: 10 }, () => ({ n: 0, correct: 0, sum: 0 }));
+  for (const [confidence, ok] of pairs) {
+    const bin = bins[Math.min(9, Math.max(0, Math.floor(confidence * 10)))]!;
+    bin.n++;
+    bin.correct += ok ? 1 : 0;
+    bin.sum += confidence;
+  }
+  const ece =
+    bins.reduce((s, b) => s + (b.n ? Math.abs(b.correct / b.n - b.sum / b.n) * b.n : 0), 0) /
+    Math.max(1, pairs.length);
+  const high = pairs.filter(([c]) => c >= 0.9);
+  return {
     reliability: bins.map((b, i) => ({
       bin: `${(i / 10).toFixed(1)}-${((i + 1) / 10).toFixed(1)}`,
       n: b.n,
@@ -251,6 +268,5 @@ export function scoreCorpus(
       n: high.length,
       precision: high.length ? high.filter(([, ok]) => ok).length / high.length : null,
     },
-    rows,
   };
 }

@@ -1282,6 +1282,11 @@ export const LABELS: Record<string, LabelSet> = {
       'účtenka',
       'uctenka',
       'fatura simplificada',
+      // Spain's simplified invoice, a till receipt's number ("FACTURA SIMPLIFICADA: 2831-014-614312").
+      'factura simplificada',
+      'factura simplificada nº',
+      'factura simplificada n.º',
+      'fra. simplificada',
       'fatura-recibo',
       'fatura recibo',
       'számla sorszáma',
@@ -1711,6 +1716,8 @@ export const LABELS: Record<string, LabelSet> = {
       'nif',
       'partita iva',
       'p.iva',
+      'p. iva',
+      'p.i.',
       'mwst-nr',
       'uid',
       'uid-nr',
@@ -1791,6 +1798,8 @@ export const LABELS: Record<string, LabelSet> = {
       'vat receipt',
       'vat summary',
       'vat analysis',
+      // Italian "of which": "di cui IVA 3,86" (not Romania's CUI).
+      'di cui',
     ],
   },
   supplierABN: { strong: ['abn', 'a.b.n.', 'a.b.n', 'australian business number'] },
@@ -2098,8 +2107,9 @@ export const LEGAL_FORMS = [
   'uab',
   'pllc',
   'p.l.l.c.',
-  // A US professional corporation (a medical or law practice).
+  // A US professional corporation (a medical or law practice, "Architects, PC").
   'p.c.',
+  'pc',
   'l.l.c.',
   'llc.',
   'pvt.',
@@ -2117,6 +2127,10 @@ export const LEGAL_FORMS = [
   'fze',
   'fzco',
   'fz-llc',
+  // The Gulf's sole proprietorship ("Trading Est.") and limited liability company ("W.L.L.").
+  'est.',
+  'w.l.l.',
+  'wll',
   // Iceland's private and public companies, Greece's partnerships and companies, Turkey's limited
   // company ("Ltd. Şti.") and joint-stock company, Indonesia's listed company, Peru's and Chile's.
   'ehf',

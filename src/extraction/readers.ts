@@ -200,6 +200,14 @@ const taxId: Reader = (whole) => {
   return undefined;
 };
 
+/** India's PAN: five letters, four digits, a check letter ("BQRPR4417K"). */
+export const pan: Reader = (text) => {
+  const compact = text.replace(/\s+/g, '').toUpperCase();
+  return /^[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z]$/.test(compact)
+    ? { value: compact, norm: compact, quality: 1 }
+    : undefined;
+};
+
 const iban: Reader = (text) => {
   // The punctuation of the sentence it ends ("... IBAN SI56 0702 1000 1284 796, BIC ...") is no part.
   const value = normaliseIban(text.replace(/[.,;:]+$/, ''));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { calibrate, curveFor } from '../../src/extraction/calibration.js';
 import { FEATURE_NAMES } from '../../src/extraction/candidate-features.js';
 import { fitCalibrationTable } from '../../src/evaluation/calibration-fit.js';
 import { trainLogistic } from '../../src/evaluation/logistic.js';
@@ -81,6 +82,23 @@ describe('learned ranking of candidates', () => {
     expect(prediction).toMatchObject({ name: 'receipt.total', value: '100.00', key: 'amount/ocr' });
     // Too few documents for a field: no model (the finders' order stays).
     expect(trainRanker(receipts('shop-a', 10))).toEqual({});
+  });
+
+  it('learns no ranking from probe documents; how often it is right on them calibrates its confidence', () => {
+    const family = (t: { family?: string }) => t.family!;
+    const real = [...receipts('a', 25), ...receipts('b', 25), ...receipts('c', 25)];
+    // A probe set printed the other way round: the ranking learned from the others reads it wrong.
+    const probes = receipts('probe-odd', 40, true).map((d) => ({
+      ...d,
+      truth: { ...d.truth, source: 'probe' },
+    }));
+    expect(trainRanker([...real, ...probes])).toEqual(trainRanker(real));
+    const sure = (calibration: ReturnType<typeof fitModel>['model']['calibration']) =>
+      calibrate(0.95, curveFor(calibration, 'amount', true).curve);
+    const without = sure(fitModel(real, family).model.calibration);
+    const withProbes = sure(fitModel([...real, ...probes], family).model.calibration);
+    expect(without).toBeGreaterThan(0.9);
+    expect(withProbes).toBeLessThan(without - 0.2);
   });
 
   it('cross-validates by family: a family unlike the others is predicted by models that never saw it', () => {

@@ -4,28 +4,12 @@
  */
 import { createCanvas } from '@napi-rs/canvas';
 import { GifWriter } from 'omggif';
-import { PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts, degrees } from 'pdf-lib';
+import { PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts } from 'pdf-lib';
 import { createPdfjsReader } from '../../src/adapters/pdf/pdfjs-reader.js';
+import { A4, drawTextPdf, type TextLine } from '../../src/evaluation/text-pdf.js';
 import type { GreyImage } from '../../src/ports/image-backend.js';
 
-export interface TextLine {
-  text: string;
-  /** Left edge and baseline, in points from the top left of the unrotated page. */
-  x: number;
-  y: number;
-  size?: number;
-  bold?: boolean;
-}
-
-export interface TextPage {
-  lines: TextLine[];
-  /** /Rotate of the page. */
-  rotate?: 0 | 90 | 180 | 270;
-  width?: number;
-  height?: number;
-}
-
-export const A4 = { width: 595, height: 842 };
+export { A4, type TextLine, type TextPage } from '../../src/evaluation/text-pdf.js';
 
 export const INVOICE_LINES: TextLine[] = [
   { text: 'ACME Supplies Pty Ltd', x: 50, y: 70, size: 20, bold: true },
@@ -38,26 +22,8 @@ export const INVOICE_LINES: TextLine[] = [
   { text: 'Total 150.00', x: 50, y: 320, size: 14, bold: true },
 ];
 
-export async function makeTextPdf(pages: TextPage[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  for (const spec of pages) {
-    const width = spec.width ?? A4.width;
-    const height = spec.height ?? A4.height;
-    const page = doc.addPage([width, height]);
-    if (spec.rotate) page.setRotation(degrees(spec.rotate));
-    for (const line of spec.lines) {
-      page.drawText(line.text, {
-        x: line.x,
-        y: height - line.y,
-        size: line.size ?? 12,
-        font: line.bold ? bold : regular,
-      });
-    }
-  }
-  return doc.save();
-}
+/** A born-digital PDF of text runs (src/evaluation/text-pdf.ts). */
+export const makeTextPdf = drawTextPdf;
 
 /** Renders page `pageNum` of a PDF to a greyscale bitmap at `dpi`. */
 export async function renderPdfPage(pdf: Uint8Array, dpi: number, pageNum = 1): Promise<GreyImage> {

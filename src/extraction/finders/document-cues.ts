@@ -30,7 +30,8 @@ export function findCurrency(
     if (
       code &&
       (token.text.length >= 3 || /[€£¥₹₩₪₫฿₱₦₴₽₺]/.test(token.text) || SHORT_SYMBOLS.has(token.text)) &&
-      (!isWordLike(token.text) || besideNumber(view, token))
+      (!isWordLike(token.text) || besideNumber(view, token)) &&
+      !inLegalForm(view, token)
     )
       vote(code, [token], 0.7);
   }
@@ -103,6 +104,12 @@ const KRONE_CUES: ReadonlyArray<readonly [string, RegExp]> = [
  */
 function isWordLike(text: string): boolean {
   return /^\p{L}+\.?$/u.test(text) && text !== text.toUpperCase();
+}
+
+/** Malaysia's "Sdn Bhd" (Sendirian Berhad): its "BHD" is no Bahraini dinar. */
+function inLegalForm(view: DocumentView, token: ViewToken): boolean {
+  const before = view.rows[token.row]!.tokens[token.col - 1];
+  return /^bhd\.?$/i.test(token.text) && before !== undefined && /^(sdn|sendirian)\.?$/i.test(before.text);
 }
 
 /** Whether the token next to `token` on its row, either side, holds a digit. */

@@ -1,5 +1,5 @@
 import { LABELS, type LabelSet } from '../labels.js';
-import { READERS, type Reader } from '../readers.js';
+import { pan, READERS, type Reader } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView, ViewToken } from '../view.js';
 import { customerBlockTokens } from './customer-block.js';
@@ -7,6 +7,9 @@ import { findLabels, patternValues, valuesNear, type Candidate, type LabelHit } 
 
 /** Labels that announce the customer's id, not the supplier's. */
 const CUSTOMER_ID = /client|customer|kunde|klant|acheteur|buyer|destinataire/i;
+
+/** India's Permanent Account Number, the income-tax id. */
+const PAN: LabelSet = { strong: ['pan', 'pan no', 'pan no.', 'pan number', 'permanent account number'] };
 
 /** Labels of the customer's VAT id: a row holding one is not the supplier's. */
 const CUSTOMER_VAT: LabelSet = {
@@ -34,12 +37,12 @@ const CUSTOMER_VAT: LabelSet = {
 
 function labelled(
   view: DocumentView,
-  set: string,
+  set: string | LabelSet,
   read: Reader,
   hints: DocumentHints,
   maxTokens: number,
 ): Candidate[] {
-  return findLabels(view, LABELS[set]!)
+  return findLabels(view, typeof set === 'string' ? LABELS[set]! : set)
     .filter((hit) => !nearHit(view, hit).some((t) => CUSTOMER_ID.test(t.text)))
     .flatMap((hit) => {
       const near = valuesNear(view, hit, read, hints, { maxTokens, below: true, maxRightGap: 20 });
@@ -167,10 +170,20 @@ export function findIdentifiers(
   );
   // (Kept only as a doubtful last resort, where the document prints no other.)
   const others = taxIds.filter((c) => !buyers.has(c.value));
+  // India's PAN is a business's tax id where it prints no GSTIN (a freelancer under the GST threshold):
+  // the seller's, not a buyer's GSTIN printed in the buyer's block.
+  const pans =
+    others.length > 0
+      ? []
+      : labelled(view, PAN, pan, hints, 3).filter(
+          (c) => !c.tokens.some((t) => buyerBlock.has(t.id) || customerTokens.has(t.id)),
+        );
   const supplierTaxId = best(
     others.length > 0
       ? others
-      : taxIds.map((c) => ({ ...c, score: c.score * 0.3, source: `${c.source}+buyer-block` })),
+      : pans.length > 0
+        ? pans
+        : taxIds.map((c) => ({ ...c, score: c.score * 0.3, source: `${c.source}+buyer-block` })),
   );
 
   const abnRead = READERS.abn!;
@@ -178,11 +191,14 @@ export function findIdentifiers(
     ...labelled(view, 'supplierABN', abnRead, hints, 4),
     ...patternValues(view, abnRead, hints, 4, 0.6),
   ]);
-  // An Australian business's tax id is its ABN: the supplier's tax id when no VAT id is printed.
-  if (supplierTaxId.length === 0)
-    supplierTaxId.push(
-      ...supplierABN.map((c) => ({ ...c, score: c.score * 0.9, source: `${c.source}+abn` })),
-    );
+  // An Australian business's tax id is its ABN: the supplier's tax id when no VAT id is printed, in
+  // place of numbers of no known form (the company's registration, "ACN 824 753 559").
+  const abnAsTaxId = supplierABN.map((c) => ({ ...c, score: c.score * 0.9, source: `${c.source}+abn` }));
+  if (
+    supplierTaxId.length === 0 ||
+    (!supplierTaxId.some((c) => c.quality >= 1) && abnAsTaxId.some((c) => c.quality >= 1))
+  )
+    supplierTaxId.splice(0, supplierTaxId.length, ...abnAsTaxId);
 
   const ibanLabelled = labelled(view, 'iban', ibanRead, hints, 8);
   // A printed IBAN that fails its check is still the best reading next to its label.

@@ -242,6 +242,11 @@ add('code', [
   'šifra',
   'sifra',
   'kode',
+  // India's goods and services codes, a medicine's batch (pharmacy invoices print both).
+  'hsn',
+  'hsn/sac',
+  'sac',
+  'batch',
   // A shipment's number on a courier's statement.
   'sendungsnummer',
   'tracking',

@@ -148,7 +148,10 @@ function segmentsOf(view: DocumentView, pageNum: number): Segment[] {
       const gap = previous ? (token.u.x0 - previous.u.x1) / Math.max(row.height, view.bodyHeight) : 0;
       // OCR reads a thin letter (l, I) as "|": only a printed line's "|" separates.
       const separator = SEPARATORS.test(token.text) && !(token.text === '|' && token.source === 'ocr');
-      if (separator || gap > SEGMENT_GAP) {
+      // (A label of its own after a gap of two row heights starts another column's part too, in
+      // columns set close: "AUTOAGENZIA LOMBARDA S.R.L.   Denominazione:  VALSERIANA MOTORI S.P.A.")
+      const label = gap > 2 && /\p{L}{3,}:$/u.test(token.text);
+      if (separator || gap > SEGMENT_GAP || label) {
         if (current.length > 0) {
           parts.push(current);
           dashAfter.push(separator && /^[-–]$/.test(token.text) ? token : undefined);
@@ -1086,6 +1089,25 @@ function addressAfter(
     const lineHeight = Math.max(...name.tokens.map((t) => t.height));
     const skippedRows = new Set<number>();
     let pending: ViewToken[] | undefined;
+    // A name printed after its label in a column of labels ("Name  Vandewalle Facility Supplies BV"):
+    // a row that column labels as something else ("Country", "Endpoint ID", "Land:") ends the address.
+    // (The label nearest the name: another party's column may stand left of it, "Name:  Stadt
+    // Wesermünde    Name:  Lindqvist & Brandt IT-Service GmbH".)
+    const nameLabel = segments.findLast(
+      (s) =>
+        s.tokens[0]!.row === name.tokens[0]!.row &&
+        s.tokens[s.tokens.length - 1]!.box.x1 <= nameBox.x0 &&
+        NAME_LABEL.test(labelWordsOf(s.tokens)),
+    );
+    const labelColumn = nameLabel?.tokens[0]!.box.x0;
+    const otherRowLabel = (row: number): boolean =>
+      labelColumn !== undefined &&
+      segments.some(
+        (s) =>
+          s.tokens[0]!.row === row &&
+          Math.abs(s.tokens[0]!.box.x0 - labelColumn) < 0.01 &&
+          !isAddressLabel(upToColon(s.tokens)),
+      );
     for (const segment of segments.slice(name.order + 1)) {
       const box = segment.tokens[0]!.box;
       if (box.y0 < nameBox.y0 - 0.002) continue;
@@ -1113,9 +1135,15 @@ function addressAfter(
         continue;
       }
       // (A postcode alone on the address's last line: "Kloof Road, Bedfordview" / "2008".)
-      const address = isAddressLine(segment) || (parts.length > 0 && /^\d{4,5}$/.test(segment.text.trim()));
+      // (Read without its own label in a column of labels: "PLZ und Ort: 28217 Bremen".)
+      const bare = withoutAddressLabel(segment.tokens);
+      const address =
+        isAddressLine(segment) ||
+        (bare.length < segment.tokens.length && isAddressLine(segmentOf(segment, bare))) ||
+        (parts.length > 0 && /^\d{4,5}$/.test(segment.text.trim()));
       // A VAT id on a line of its own ("BE0726431812") ends an address, whatever its label.
       if (parts.length > 0 && VAT_ID_SHAPE.test(segment.text)) break;
+      if (parts.length > 0 && otherRowLabel(segment.tokens[0]!.row)) break;
       if (parts.length === 0) {
         // Before the address: registration numbers, tax ids, stray marks and the operating company's
         // name under a shop's name ("Golden Harvest Marketing Sdn Bhd (123456-D)") are passed.
@@ -1145,8 +1173,9 @@ function addressAfter(
           REGISTER_WORDS.test(segment.text)
         )
           break;
-        // Past its first line, an address prints no labelled number ("ID. NO : 0001", a tax id misread).
-        if (LABELLED.test(segment.text)) break;
+        // Past its first line, an address prints no labelled number ("ID. NO : 0001", a tax id misread);
+        // its own line's label is no such ("PLZ und Ort: 28217 Bremen").
+        if (LABELLED.test(bare.map((t) => t.text).join(' '))) break;
         // A line of place names alone ("MID CITY", "KUALA LUMPUR") continues an address.
         // (OCR reads an I as `!` or `|`: `MURN!`, `MURN|`.) One line OCR garbled between two
         // address lines ("(J) UL3/X, SEPIA ALA,") is the address's when an address line follows it.
@@ -1181,7 +1210,7 @@ function addressAfter(
   }
   if (parts.length === 0) return [];
   const text = parts
-    .map(withoutLineLabel)
+    .map((p) => withoutLineLabel(withoutAddressLabel(p)))
     .filter((p) => p.length > 0)
     .map((p) =>
       p
@@ -1201,6 +1230,50 @@ function addressAfter(
       source: 'after-name',
     },
   ];
+}
+
+/** Words of the labels of an address's lines ("Straße:", "PLZ / Ort", "Post code / City", "Country"). */
+const ADDRESS_LABEL_WORDS: ReadonlySet<string> = new Set(
+  (
+    'address addr adresse anschrift straße strasse street plz ort postcode post postal code zip city town ' +
+    'indirizzo comune cap dirección direccion domicilio código codigo ciudad población poblacion adres ' +
+    'plaats woonplaats postnummer postort osoite ulica miejscowość morada localidade country land pays ' +
+    'paese nazione país pais staat und and et y e line'
+  ).split(' '),
+);
+
+/** A label of an address's line: every word of it an address word. */
+function isAddressLabel(tokens: readonly ViewToken[]): boolean {
+  const words = labelWordsOf(tokens).split(' ').filter(Boolean);
+  return words.length > 0 && words.every((w) => ADDRESS_LABEL_WORDS.has(w));
+}
+
+/** A label's words, its term codes, colon and marks left out ("PLZ / Ort (BT-38 / BT-37):" -> "plz ort"). */
+function labelWordsOf(tokens: readonly ViewToken[]): string {
+  return withoutTermCodes(tokens)
+    .replace(/[^\p{L}\s]/gu, ' ')
+    .replace(/\bb[tg]\b/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A segment cut to `tokens` of it. */
+function segmentOf(segment: Segment, tokens: ViewToken[]): Segment {
+  const text = tokens.map((t) => t.text).join(' ');
+  return { ...segment, tokens, text, key: text.toLowerCase() };
+}
+
+/** A segment's words up to the first colon (its label), or all of them. */
+function upToColon(tokens: readonly ViewToken[]): readonly ViewToken[] {
+  const colon = tokens.findIndex((t) => t.text.endsWith(':'));
+  return colon < 0 ? tokens : tokens.slice(0, colon + 1);
+}
+
+/** A line's tokens without an address label before a colon ("PLZ und Ort: 28217 Bremen"). */
+function withoutAddressLabel(tokens: ViewToken[]): ViewToken[] {
+  const colon = tokens.slice(0, 4).findIndex((t) => t.text.endsWith(':'));
+  if (colon < 0) return tokens;
+  return isAddressLabel(tokens.slice(0, colon + 1)) ? tokens.slice(colon + 1) : tokens;
 }
 
 /**

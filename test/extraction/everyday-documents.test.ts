@@ -1,0 +1,87 @@
+/**
+ * Invoices and receipts of the kinds businesses in the US, India and Europe receive most, from the probe
+ * sets `invoices-w` and `receipts-w` (test/probes): e-invoice renderings with a column of labels, an
+ * Indian freelancer without a GSTIN, an Australian invoice with its company number in the footer,
+ * Malaysian, Spanish and Italian till receipts. Each test fails without the rule it names.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { textOnlyEngine, type Extracted } from '../helpers/make-invoices.js';
+import { probeSet, readProbe as readProbeCase } from '../helpers/probe-cases.js';
+import { scoreLineItems } from '../../src/evaluation/line-item-scoring.js';
+
+const engine = textOnlyEngine();
+afterAll(() => engine.close());
+
+const readProbe = (name: string): Promise<Extracted> => readProbeCase(engine, 'invoices-w', name);
+const readReceipt = (name: string): Promise<Extracted> => readProbeCase(engine, 'receipts-w', name);
+
+describe('tax ids', () => {
+  it("an Australian invoice's ABN is its tax id, not the company number its footer prints ('ACN 824 753 559')", async () => {
+    const doc = await readProbe('au-it-consultancy-xero');
+    expect(doc.value('document.supplierTaxId')).toBe('83824753559');
+  });
+
+  it("an Indian freelancer without a GSTIN: the seller's PAN, not the buyer's GSTIN under 'Bill To'", async () => {
+    const doc = await readProbe('in-freelancer-no-gst');
+    expect(doc.value('document.supplierTaxId')).toBe('BQRPR4417K');
+  });
+});
+
+describe("a logo's words over the company's full name", () => {
+  it("a US professional corporation's 'PC' and the Gulf's 'Trading Est.' end full names", async () => {
+    expect((await readProbe('us-architect-phase-billing')).value('document.supplierName')).toBe(
+      'Aldana Whitcomb Architects, PC',
+    );
+    expect((await readProbe('sa-simplified-vat-pos')).value('document.supplierName')).toBe(
+      'Rawabi Al Nakheel Trading Est.',
+    );
+  });
+});
+
+describe('parties in columns of labels', () => {
+  it("a label after a gap starts another column's part of a row: the buyer's 'Denominazione:' beside the seller's name", async () => {
+    const doc = await readProbe('it-fatturapa-cortesia-bollo');
+    // Not the seller's "Regime fiscale: RF01 (ordinario)", taken for a window's address.
+    expect(doc.value('document.customerName')).toBe('VALSERIANA MOTORI S.P.A.');
+  });
+
+  it("the seller's address ends where its column of labels names another thing ('Endpoint ID')", async () => {
+    const doc = await readProbe('be-peppol-bis-view');
+    expect(doc.value('document.supplierAddress')).toBe('Nijverheidslaan 42, 8540 Deerlijk, BE');
+  });
+
+  it("an address line's own label ('PLZ und Ort:') is no labelled number; the seller's labels are the nearest the name's", async () => {
+    const doc = await readProbe('de-xrechnung-view-it-service');
+    // Not "Hafenstraße 18" alone, nor on through "Kontakt: Jonas Brandt" (the buyer's "Name:" left of
+    // the seller's is no label of the seller's column).
+    expect(doc.value('document.supplierAddress')).toBe('Hafenstraße 18, 28217 Bremen, DE');
+  });
+});
+
+describe('item tables', () => {
+  it("an Indian pharmacy distributor's thirteen columns: 'HSN' and 'Batch' head code columns, so the heading row is one", async () => {
+    const name = 'in-pharma-distributor-igst';
+    const doc = await readProbe(name);
+    const table = doc.value('invoice.lineitems') as { types: Array<string | null> };
+    expect(table.types.filter((t) => t === 'code')).toHaveLength(2);
+    const truth = probeSet('invoices-w').find((c) => c.name === name)!.line_items!;
+    expect(scoreLineItems([{ truth, table }]).f1).toBe(1);
+  });
+});
+
+describe('receipts', () => {
+  it("Malaysia's 'Sdn Bhd' is no Bahraini dinar: a receipt that prints no 'RM' is in ringgit", async () => {
+    const doc = await readReceipt('my-minimarket-total-qty');
+    expect(doc.value('document.currency')).toBe('MYR');
+  });
+
+  it("a Spanish till's 'FACTURA SIMPLIFICADA:' labels its number", async () => {
+    const doc = await readReceipt('es-supermarket-factura-simplificada');
+    expect(doc.value('document.referenceNo')).toBe('2831-014-614312');
+  });
+
+  it("'P. IVA' with a space labels an Italian tax id", async () => {
+    const doc = await readReceipt('it-motorway-documento-commerciale');
+    expect(doc.value('document.supplierTaxId')).toBe('04183560152');
+  });
+});
