@@ -11,6 +11,7 @@ import {
   MIN_READING_PAIRS,
   outOfFold,
   predict,
+  PROBE_WEIGHT,
   trainRanker,
   type DocumentRecord,
 } from '../../src/evaluation/ranker-training.js';
@@ -84,21 +85,27 @@ describe('learned ranking of candidates', () => {
     expect(trainRanker(receipts('shop-a', 10))).toEqual({});
   });
 
-  it('learns no ranking from probe documents; how often it is right on them calibrates its confidence', () => {
+  it('learns from probe documents at a weight of their own; unlike generated ones, how often it is right on them calibrates it', () => {
     const family = (t: { family?: string }) => t.family!;
     const real = [...receipts('a', 25), ...receipts('b', 25), ...receipts('c', 25)];
     // A probe set printed the other way round: the ranking learned from the others reads it wrong.
-    const probes = receipts('probe-odd', 40, true).map((d) => ({
-      ...d,
-      truth: { ...d.truth, source: 'probe' },
-    }));
-    expect(trainRanker([...real, ...probes])).toEqual(trainRanker(real));
+    const odd = receipts('probe-odd', 40, true);
+    const as = (source: string) => odd.map((d) => ({ ...d, truth: { ...d.truth, source } }));
+    const probes = as('probe');
+    // They count PROBE_WEIGHT of a development document in the ranking (as generated ones weighted so)...
+    expect(PROBE_WEIGHT).toBeGreaterThan(0);
+    expect(PROBE_WEIGHT).toBeLessThan(1);
+    expect(trainRanker([...real, ...probes])).toEqual(
+      trainRanker([...real, ...as('generated')], PROBE_WEIGHT),
+    );
+    expect(trainRanker([...real, ...probes])).not.toEqual(trainRanker(real));
+    // ...and, unlike those, their outcomes calibrate: the same evidence is trusted less.
     const sure = (calibration: ReturnType<typeof fitModel>['model']['calibration']) =>
       calibrate(0.95, curveFor(calibration, 'amount', true).curve);
-    const without = sure(fitModel(real, family).model.calibration);
+    const generated = sure(fitModel([...real, ...as('generated')], family).model.calibration);
     const withProbes = sure(fitModel([...real, ...probes], family).model.calibration);
-    expect(without).toBeGreaterThan(0.9);
-    expect(withProbes).toBeLessThan(without - 0.2);
+    expect(generated).toBeGreaterThan(0.9);
+    expect(withProbes).toBeLessThan(generated - 0.2);
   });
 
   it('cross-validates by family: a family unlike the others is predicted by models that never saw it', () => {

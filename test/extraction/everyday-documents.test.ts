@@ -70,9 +70,32 @@ describe('item tables', () => {
 });
 
 describe('receipts', () => {
+  it("a line of opening hours over the company's name is no first line of it ('Open 8am-4pm, closed Mondays')", async () => {
+    for (const [set, name, sentence, company] of [
+      ['receipts-j', 'uk-cafe-eat-in-take-away', 'Open 8am', 'Little Acorn Kitchens Ltd'],
+      [
+        'receipts-m',
+        'uk-hotel-bath-minibar-room-charge',
+        'Breakfast served',
+        'Ashcombe Hotels (Bath) Limited',
+      ],
+      ['receipts-j', 'dk-parking-garage-moms', 'Udkørsel', 'Nordpark ApS'],
+    ] as const) {
+      const doc = await readProbeCase(engine, set, name);
+      const names = (doc.field('document.supplierName').candidates ?? []).map((c) => c.value);
+      expect(names.length).toBeGreaterThan(0);
+      expect(names.filter((n) => n.includes(sentence) && n.includes(company))).toEqual([]);
+    }
+  });
+
   it("Malaysia's 'Sdn Bhd' is no Bahraini dinar: a receipt that prints no 'RM' is in ringgit", async () => {
     const doc = await readReceipt('my-minimarket-total-qty');
     expect(doc.value('document.currency')).toBe('MYR');
+  });
+
+  it("a store's number after its name ('QUIKSTOP FUEL #2217') is no address: the lines under it are", async () => {
+    const doc = await readReceipt('us-gas-pay-at-pump');
+    expect(doc.value('document.supplierAddress')).toBe('1480 ROUTE 9, CLIFTON PARK, NY 12065');
   });
 
   it("a Spanish till's 'FACTURA SIMPLIFICADA:' labels its number", async () => {

@@ -97,6 +97,13 @@ const VAT_ID_SHAPE = /\b[A-Z]{2}\d{8,12}\b/;
 const STORE_LINE =
   /^(store|str|station|pay station|branch|shop|outlet|filiale|filiaal|stanice|location|site|loja|tienda|sucursal|magasin|punto vendita)\s*(#|no\.?|nr\.?|n°|n\.)?\s*\d+\b(?!,)\D*$/i;
 
+/**
+ * A line of a sentence, not a name's first part: an exclamation, a time of day or opening hours, a
+ * number of something ("Open 8am-4pm, closed Mondays", "Breakfast served 7:00-10:30 in The Orangery",
+ * "Udkørsel senest 15 min efter betaling").
+ */
+const SENTENCE_LINE = /[!?]|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b\d+\s+\p{Ll}/u;
+
 /** Words that end no name: a line ending in one goes on in the next ("Save more. Live better at"). */
 const DANGLING: ReadonlySet<string> = new Set(
   ['at', 'to', 'of', 'for', 'with', 'the', 'from', 'by', 'bei', 'zu', 'von', 'chez', 'à', 'du', 'des'].concat(
@@ -801,6 +808,7 @@ function nameTokens(
     !/:$/.test(segment.text) &&
     !OWNER_LINE.test(segment.text) &&
     !STORE_LINE.test(segment.text.trim()) &&
+    !SENTENCE_LINE.test(segment.text) &&
     close &&
     nextLegal >= 0 &&
     // (Four words at most; or three before a legal form of several that ends the line: "SIERRA ALTA,
@@ -1081,7 +1089,8 @@ function addressAfter(
       ? { ...name, tokens: rest, text: rest.map((t) => t.text).join(' '), key: '', rest: [] }
       : undefined;
   const parts: ViewToken[][] = [];
-  if (restSegment && isAddressLine(restSegment)) {
+  // (A store's number after the name, "QUIKSTOP FUEL #2217", is no address.)
+  if (restSegment && isAddressLine(restSegment) && !/^#\s?\d+$/.test(restSegment.text.trim())) {
     parts.push(rest);
   } else {
     const nameBox = name.tokens[0]!.box;
