@@ -153,6 +153,7 @@ function extractReading(layer: TokenLayer, options: ExtractFieldsOptions): Verbo
     return toResult(field, list, curves, groupOf(field));
   });
   capWorkedOut(results, sources);
+  capLastResorts(results, sources);
   return recognition ? withSupplierMemory(view, hints, options.fields, results, recognition) : results;
 }
 
@@ -170,6 +171,22 @@ function capWorkedOut(results: VerboseFieldResult[], sources: ReadonlyArray<stri
     const base = from ? results.find((r) => r.name === from) : undefined;
     const result = results[i]!;
     if (base && result.confidence > base.confidence) results[i] = { ...result, confidence: base.confidence };
+  });
+}
+
+/**
+ * The most a value the finders took only as a last resort may be trusted: a tax id found only in the
+ * buyer's block (source `...+buyer-block`) is the seller's where that block was misread, the buyer's
+ * where the seller prints none; the learned ranking, seeing the first case in documents it learned
+ * from, is surer than the second allows.
+ */
+const LAST_RESORT_CONFIDENCE = 0.45;
+
+function capLastResorts(results: VerboseFieldResult[], sources: ReadonlyArray<string | undefined>): void {
+  sources.forEach((source, i) => {
+    const result = results[i]!;
+    if (source?.endsWith('+buyer-block') && result.confidence > LAST_RESORT_CONFIDENCE)
+      results[i] = { ...result, confidence: LAST_RESORT_CONFIDENCE };
   });
 }
 

@@ -31,6 +31,8 @@ export function findCurrency(
       code &&
       (token.text.length >= 3 || /[€£¥₹₩₪₫฿₱₦₴₽₺]/.test(token.text) || SHORT_SYMBOLS.has(token.text)) &&
       (!isWordLike(token.text) || besideNumber(view, token)) &&
+      // (An abbreviation's period: Turkish "BAGDAT CAD." is a street, not Canadian dollars.)
+      (!/^[A-Z]{3}\.$/.test(token.text) || besideAmount(view, token)) &&
       !inLegalForm(view, token)
     )
       vote(code, [token], 0.7);
@@ -110,6 +112,14 @@ function isWordLike(text: string): boolean {
 function inLegalForm(view: DocumentView, token: ViewToken): boolean {
   const before = view.rows[token.row]!.tokens[token.col - 1];
   return /^bhd\.?$/i.test(token.text) && before !== undefined && /^(sdn|sendirian)\.?$/i.test(before.text);
+}
+
+/** Whether the token next to `token` on its row, either side, is an amount ("CAD. 120.00"). */
+function besideAmount(view: DocumentView, token: ViewToken): boolean {
+  const row = view.rows[token.row]!.tokens;
+  return [row[token.col - 1], row[token.col + 1]].some(
+    (t) => t !== undefined && /^-?[\d.,' ]*\d[.,]\d{2}$|^\d+$/.test(t.text),
+  );
 }
 
 /** Whether the token next to `token` on its row, either side, holds a digit. */
