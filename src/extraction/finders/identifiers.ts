@@ -192,11 +192,13 @@ export function findIdentifiers(
     ...patternValues(view, abnRead, hints, 4, 0.6),
   ]);
   // An Australian business's tax id is its ABN: the supplier's tax id when no VAT id is printed, in
-  // place of numbers of no known form (the company's registration, "ACN 824 753 559").
+  // place of numbers of no known form (the company's registration, "ACN 824 753 559") where its label
+  // says so (eleven digits elsewhere pass the ABN's check one time in 89).
   const abnAsTaxId = supplierABN.map((c) => ({ ...c, score: c.score * 0.9, source: `${c.source}+abn` }));
   if (
     supplierTaxId.length === 0 ||
-    (!supplierTaxId.some((c) => c.quality >= 1) && abnAsTaxId.some((c) => c.quality >= 1))
+    (!supplierTaxId.some((c) => c.quality >= 1) &&
+      abnAsTaxId.some((c) => c.quality >= 1 && c.source.startsWith('label')))
   )
     supplierTaxId.splice(0, supplierTaxId.length, ...abnAsTaxId);
 

@@ -1379,8 +1379,7 @@ function labelledName(segment: Segment): Segment | undefined {
       if (previous && t.box.x0 - previous.box.x1 > 4 * previous.height) break;
       tokens.push(t);
     }
-    const text = tokens.map((t) => t.text).join(' ');
-    return { ...segment, tokens, text, key: text.toLowerCase(), rest: [] };
+    return { ...segmentOf(segment, tokens), rest: [] };
   }
   const colon = segment.tokens.findIndex((t) => t.text.endsWith(':'));
   if (colon < 0 || colon === segment.tokens.length - 1) return undefined;
@@ -1389,9 +1388,7 @@ function labelledName(segment: Segment): Segment | undefined {
     .map((t) => t.key)
     .join(' ');
   if (!NAME_LABEL.test(label)) return undefined;
-  const tokens = segment.tokens.slice(colon + 1);
-  const text = tokens.map((t) => t.text).join(' ');
-  return { ...segment, tokens, text, key: text.toLowerCase() };
+  return segmentOf(segment, segment.tokens.slice(colon + 1));
 }
 
 /**
@@ -1455,17 +1452,7 @@ function nameBelow(
     .map((s) => {
       const cut = s.tokens.findIndex((t, i) => t.box.x0 >= columnEnd - 0.002 && gapBefore(s.tokens, i) > 1.5);
       const own = cut < 0 ? s.tokens : s.tokens.slice(0, cut);
-      return own.length === s.tokens.length || own.length === 0
-        ? s
-        : {
-            ...s,
-            tokens: own,
-            text: own.map((t) => t.text).join(' '),
-            key: own
-              .map((t) => t.text)
-              .join(' ')
-              .toLowerCase(),
-          };
+      return own.length === s.tokens.length || own.length === 0 ? s : segmentOf(s, own);
     })
     .filter(
       (s) =>
@@ -1632,9 +1619,7 @@ function withLegalLine(segments: readonly Segment[], name: Segment): Segment {
   if (!next || next.tokens.length > 3) return name;
   const last = next.tokens.length - 1;
   if (!isLegalAt(next.tokens, last) && next.tokens[last]!.key !== 'og') return name;
-  const tokens = [...name.tokens, ...next.tokens];
-  const text = tokens.map((t) => t.text).join(' ');
-  return { ...name, tokens, text, key: text.toLowerCase() };
+  return segmentOf(name, [...name.tokens, ...next.tokens]);
 }
 
 /** A name the customer finder proposes: the printed words, cleaned, with their tokens. */
