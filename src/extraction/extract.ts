@@ -152,27 +152,12 @@ function extractReading(layer: TokenLayer, options: ExtractFieldsOptions): Verbo
     sources[i] = list[0]?.source;
     return toResult(field, list, curves, groupOf(field));
   });
-  capWorkedOut(results, sources);
-  capLastResorts(results, sources);
+  capConfidences(results, sources);
   return recognition ? withSupplierMemory(view, hints, options.fields, results, recognition) : results;
 }
 
 /** Values worked out from another field's (by their candidate's source): that field. */
 const WORKED_OUT_FROM: Readonly<Record<string, string>> = { 'payment-terms': 'document.date' };
-
-/**
- * A value worked out from another field (a due date from the payment terms and the document date) is
- * no surer than the value it was worked out from: the ranking and calibration of its own field do not
- * know that.
- */
-function capWorkedOut(results: VerboseFieldResult[], sources: ReadonlyArray<string | undefined>): void {
-  sources.forEach((source, i) => {
-    const from = source ? WORKED_OUT_FROM[source] : undefined;
-    const base = from ? results.find((r) => r.name === from) : undefined;
-    const result = results[i]!;
-    if (base && result.confidence > base.confidence) results[i] = { ...result, confidence: base.confidence };
-  });
-}
 
 /**
  * The most a value the finders took only as a last resort may be trusted: a tax id found only in the
@@ -182,11 +167,21 @@ function capWorkedOut(results: VerboseFieldResult[], sources: ReadonlyArray<stri
  */
 const LAST_RESORT_CONFIDENCE = 0.45;
 
-function capLastResorts(results: VerboseFieldResult[], sources: ReadonlyArray<string | undefined>): void {
+/**
+ * Ceilings on a value's confidence that its field's ranking and calibration do not know of: a value
+ * worked out from another field (a due date from the payment terms and the document date) is no surer
+ * than that field's; a last resort is no surer than LAST_RESORT_CONFIDENCE.
+ */
+function capConfidences(results: VerboseFieldResult[], sources: ReadonlyArray<string | undefined>): void {
   sources.forEach((source, i) => {
+    const from = source ? WORKED_OUT_FROM[source] : undefined;
+    const base = from ? results.find((r) => r.name === from) : undefined;
+    const ceiling = Math.min(
+      base?.confidence ?? 1,
+      source?.endsWith('+buyer-block') ? LAST_RESORT_CONFIDENCE : 1,
+    );
     const result = results[i]!;
-    if (source?.endsWith('+buyer-block') && result.confidence > LAST_RESORT_CONFIDENCE)
-      results[i] = { ...result, confidence: LAST_RESORT_CONFIDENCE };
+    if (result.confidence > ceiling) results[i] = { ...result, confidence: ceiling };
   });
 }
 

@@ -32,7 +32,7 @@ export function findCurrency(
       (token.text.length >= 3 || /[€£¥₹₩₪₫฿₱₦₴₽₺]/.test(token.text) || SHORT_SYMBOLS.has(token.text)) &&
       (!isWordLike(token.text) || besideNumber(view, token)) &&
       // (An abbreviation's period: Turkish "BAGDAT CAD." is a street, not Canadian dollars.)
-      (!/^[A-Z]{3}\.$/.test(token.text) || besideAmount(view, token)) &&
+      (!/^[A-Z]{3}\.$/.test(token.text) || besideNumber(view, token, AMOUNT_TEXT)) &&
       !inLegalForm(view, token)
     )
       vote(code, [token], 0.7);
@@ -114,18 +114,13 @@ function inLegalForm(view: DocumentView, token: ViewToken): boolean {
   return /^bhd\.?$/i.test(token.text) && before !== undefined && /^(sdn|sendirian)\.?$/i.test(before.text);
 }
 
-/** Whether the token next to `token` on its row, either side, is an amount ("CAD. 120.00"). */
-function besideAmount(view: DocumentView, token: ViewToken): boolean {
-  const row = view.rows[token.row]!.tokens;
-  return [row[token.col - 1], row[token.col + 1]].some(
-    (t) => t !== undefined && /^-?[\d.,' ]*\d[.,]\d{2}$|^\d+$/.test(t.text),
-  );
-}
+/** An amount printed beside a code ("CAD. 120.00"), or a bare number. */
+const AMOUNT_TEXT = /^-?[\d.,' ]*\d[.,]\d{2}$|^\d+$/;
 
-/** Whether the token next to `token` on its row, either side, holds a digit. */
-function besideNumber(view: DocumentView, token: ViewToken): boolean {
+/** Whether the token next to `token` on its row, either side, matches `text` (a digit, unless told). */
+function besideNumber(view: DocumentView, token: ViewToken, text = /\d/): boolean {
   const row = view.rows[token.row]!.tokens;
-  return [row[token.col - 1], row[token.col + 1]].some((t) => t !== undefined && /\d/.test(t.text));
+  return [row[token.col - 1], row[token.col + 1]].some((t) => t !== undefined && text.test(t.text));
 }
 
 const SHORT_SYMBOLS: ReadonlySet<string> = new Set([
