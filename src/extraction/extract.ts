@@ -10,7 +10,12 @@ import {
 import { findAmounts } from './finders/amounts.js';
 import { findBillingPeriod } from './finders/billing-period.js';
 import { findDates } from './finders/dates.js';
-import { findCurrency, findDocumentType, findPaymentMethod } from './finders/document-cues.js';
+import {
+  findCurrency,
+  findDocumentType,
+  findPaymentMethod,
+  type ExpectedKind,
+} from './finders/document-cues.js';
 import { findIdentifiers } from './finders/identifiers.js';
 import { findLabels, isRate, patternValues, valuesNear, type Candidate } from './label-search.js';
 import { chooseAcrossReadings } from './readings.js';
@@ -278,11 +283,15 @@ function lazyCandidates(
   const ids = () => once('ids', () => findIdentifiers(view, hints));
   const parties = () => once('parties', () => findParties(view));
   const period = () => once('period', () => findBillingPeriod(view, hints));
-  const expectReceipt = names.has('receipt.total');
+  const expected: ExpectedKind = !names.has('receipt.total')
+    ? 'invoice'
+    : names.has('invoice.total')
+      ? 'either'
+      : 'receipt';
   const known: Record<string, () => Candidate[]> = {
     'document.date': () => dates().date,
     'document.referenceNo': () => refs().referenceNo,
-    'document.type': () => findDocumentType(view, expectReceipt),
+    'document.type': () => findDocumentType(view, expected),
     'document.currency': () =>
       findCurrency(
         view,

@@ -16,6 +16,7 @@ import {
   textOnlyEngine,
   tokenTexts,
 } from '../helpers/make-invoices.js';
+import { A4 } from '../helpers/make-documents.js';
 
 const engine = textOnlyEngine();
 afterAll(() => engine.close());
@@ -1007,6 +1008,27 @@ describe('document cues', () => {
     expect(await typeOf('Gutschrift')).toBe('credit_note');
     expect(await typeOf('TAX INVOICE')).toBe('invoice');
     expect(await typeOf('RECEIPT', ['receipts:1'])).toBe('receipt');
+  });
+
+  it('types a document by its own words and shape when both invoices and receipts are asked for', async () => {
+    const both = ['invoices:2', 'receipts:1'];
+    const typeOf = async (lines: string[], width = A4.width, height = A4.height) => {
+      const s = sheet();
+      lines.forEach((text, i) => s.put(20, 40 + 16 * i, text, i === 0 ? 14 : 9, i === 0));
+      return (await extractPages(engine, [{ width, height, lines: s.lines }], both)).value('document.type');
+    };
+    // A German invoice (its words: "Rechnung"), not a receipt because receipts were asked for too.
+    expect(await typeOf(['Taxiunternehmen TX GmbH', 'Rechnung Nr. TX-471102', 'Bruttosumme 18,08'])).toBe(
+      'invoice',
+    );
+    // A till roll whose header says "TAX INVOICE" and whose foot says "CHANGE": a receipt by its shape.
+    const till = ['KEDAI MAJU SDN BHD', 'TAX INVOICE', 'TOTAL 12.50', 'CASH 20.00', 'CHANGE 7.50'];
+    expect(await typeOf(till, 220, 600)).toBe('receipt');
+    // The same words on an A4 page: the invoice it says it is.
+    expect(await typeOf(till)).toBe('invoice');
+    // Neither word, on a till roll: a receipt; on A4: other.
+    expect(await typeOf(['KEDAI MAJU', 'TOTAL 12.50'], 220, 600)).toBe('receipt');
+    expect(await typeOf(['KEDAI MAJU', 'TOTAL 12.50'])).toBe('other');
   });
 
   it('keeps the sign of a credit note total', async () => {

@@ -214,8 +214,21 @@ export function isCreditNote(view: DocumentView): boolean {
   return CREDIT.test(view.text);
 }
 
-/** One of invoice, credit_note, receipt, bill, statement, other. */
-export function findDocumentType(view: DocumentView, expectReceipt: boolean): Candidate[] {
+/** Which products a request asked for: only receipts, only invoices (or neither), or both. */
+export type ExpectedKind = 'receipt' | 'invoice' | 'either';
+
+/** A till roll's shape: a first page much taller than wide. */
+function tillShaped(view: DocumentView): boolean {
+  const first = view.layer.pages[0];
+  return first !== undefined && first.width / first.height < 0.6;
+}
+
+/**
+ * One of invoice, credit_note, receipt, bill, statement, other. A request for receipts alone reads a
+ * receipt unless the page says otherwise; a request for both products goes by the page's own words,
+ * and where it says both (a Malaysian till's "TAX INVOICE" above its "CHANGE") or neither, by its shape.
+ */
+export function findDocumentType(view: DocumentView, expected: ExpectedKind): Candidate[] {
   const text = view.text;
   const make = (value: string, score: number): Candidate => ({
     value,
@@ -228,10 +241,13 @@ export function findDocumentType(view: DocumentView, expectReceipt: boolean): Ca
   if (CREDIT.test(text)) return [make('credit_note', 0.9)];
   if (STATEMENT.test(text)) return [make('statement', 0.8)];
   if (BILL.test(text)) return [make('bill', 0.7)];
-  if (expectReceipt || (RECEIPT.test(text) && !INVOICE.test(text)))
-    return [make('receipt', RECEIPT.test(text) ? 0.85 : 0.7)];
-  if (INVOICE.test(text)) return [make('invoice', 0.9)];
-  return [make(expectReceipt ? 'receipt' : 'other', 0.4)];
+  const saysReceipt = RECEIPT.test(text);
+  const saysInvoice = INVOICE.test(text);
+  const till = expected === 'either' && tillShaped(view);
+  if (expected === 'receipt' || (saysReceipt && (!saysInvoice || till)))
+    return [make('receipt', saysReceipt ? 0.85 : 0.7)];
+  if (saysInvoice) return [make('invoice', 0.9)];
+  return [till ? make('receipt', 0.6) : make('other', 0.4)];
 }
 
 const METHODS: Array<[RegExp, string]> = [
