@@ -315,6 +315,10 @@ export const LABELS: Record<string, LabelSet> = {
       'total sales (excluding gst)',
       'total (excl',
       // Finnish: "without VAT", "VAT-free total".
+      // A till's VAT line under the total: "VAT @ 20.0% (1/6)" over "Net of VAT".
+      'net of vat',
+      'net of tax',
+      'net of gst',
       'veroton yhteensä',
       'veroton hinta',
       'yhteensä ilman alv',
@@ -1199,6 +1203,9 @@ export const LABELS: Record<string, LabelSet> = {
       'check #',
       'check no',
       'check',
+      // A restaurant till's check ("CHK 614203").
+      'chk',
+      'chk #',
       'order #',
       'bon no',
       'bon-nr',
@@ -1505,6 +1512,15 @@ export const LABELS: Record<string, LabelSet> = {
       'bon de commande',
       'commande n°',
       'n° de commande',
+      'no de commande',
+      'votre no de commande',
+      'votre n° de commande',
+      'cust po',
+      'cust. po',
+      'cust po#',
+      'inkoopnr',
+      'inkoopnr.',
+      'inkoopnummer',
       'votre commande',
       'bestelnummer',
       'uw bestelling',
@@ -1655,6 +1671,11 @@ export const LABELS: Record<string, LabelSet> = {
       'y-tunnus',
       'vat identifier (bt-31)',
       'gst/hst',
+      // Quebec's French labels of the federal GST number ("No TPS : 78316 4528 RT0001").
+      'no tps',
+      'n° tps',
+      'tps',
+      'no de tps',
       'hst reg. no.',
       'hst reg no',
       'hst no',
@@ -1939,6 +1960,9 @@ export const LABELS: Record<string, LabelSet> = {
       'cod. destinatario',
       'pec destinatario',
       'customer po',
+      'customer p.o.',
+      'customer p.o',
+      'client p.o.',
       'customer #',
       'customer no',
       'customer no.',
@@ -2024,6 +2048,8 @@ export const LABELS: Record<string, LabelSet> = {
 /** Legal forms that mark a company name. */
 export const LEGAL_FORMS = [
   'gmbh',
+  // A cooperative (Switzerland, Germany: "Alpenmarkt Genossenschaft"; "eG" is too short a word to trust).
+  'genossenschaft',
   'ag',
   'kg',
   'ohg',
@@ -2195,6 +2221,36 @@ export const COMPANY_WORDS = [
   'telecommunications',
   'advertising',
   'confectionery',
+];
+
+/**
+ * Trades a shop's sign names beside or above its name ("Boulangerie - Pâtisserie", "Gasthaus"), in the
+ * other languages of the corpus; with the business words above, what a line of trades alone is made of.
+ */
+export const TRADE_WORDS = [
+  'boulangerie',
+  'pâtisserie',
+  'patisserie',
+  'boucherie',
+  'épicerie',
+  'pharmacie',
+  'brasserie',
+  'bäckerei',
+  'konditorei',
+  'metzgerei',
+  'apotheke',
+  'gasthaus',
+  'gasthof',
+  'bakkerij',
+  'slagerij',
+  'apotheek',
+  'panadería',
+  'ferretería',
+  'farmacia',
+  'ristorante',
+  'trattoria',
+  'pizzeria',
+  'pasticceria',
 ];
 
 /** Words that mark a line as part of an address. */

@@ -200,6 +200,7 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   // Label candidates agreeing on a value reinforce each other (totals are often printed twice).
   for (const role of ROLES) out[role] = mergeSameValue(out[role]);
   applyTaxParts(out);
+  applyTotalParts(out);
 
   // A "total" equal to the tax, with a larger total beside it, is the tax's own total ("TAX TOTAL:
   // 0.69" misread "TAS TOTAL", a tax summary's total row).
@@ -398,6 +399,26 @@ function applyTaxParts(out: Record<AmountRole, Candidate[]>): void {
     );
     if (!sums) continue;
     out.tax = liftToFront(out.tax, whole, 'sum');
+    return;
+  }
+}
+
+/**
+ * Totals of parts printed above the whole's total ("Total Professional Services 5,850.00", "Total
+ * Expenses 545.30", "Total Current Charges 6,395.30"): the total candidate that two or three others,
+ * each on a row of its own above it, add up to is the document's total, ahead of its parts.
+ */
+function applyTotalParts(out: Record<AmountRole, Candidate[]>): void {
+  const positive = out.total.filter((c) => (c.norm as number) > 0 && c.tokens.length > 0).slice(0, 8);
+  const place = (c: Candidate): number => c.tokens[0]!.pageNum * 1e6 + c.tokens[0]!.row;
+  for (const whole of positive) {
+    const w = whole.norm as number;
+    const parts = positive.filter((c) => c !== whole && (c.norm as number) < w && place(c) < place(whole));
+    const sums = groupsOf(parts).some(
+      (group) => Math.abs(group.reduce((a, c) => a + (c.norm as number), 0) - w) < 0.011,
+    );
+    if (!sums) continue;
+    out.total = liftToFront(out.total, whole, 'parts');
     return;
   }
 }

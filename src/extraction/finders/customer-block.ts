@@ -17,6 +17,8 @@ const CUSTOMER_BLOCK: LabelSet = {
     ...['steuerbevollmächtigter des verkäufers', 'steuerbevollmächtigter', 'abweichender zahlungsempfänger'],
     ...["seller's tax representative", 'seller tax representative', 'tax representative'],
   ],
+  // Not a copy's mark or a customer's number: "*** CUSTOMER COPY ***" over a card slip, "Customer No.".
+  not: LABELS.customerName!.not ?? [],
 };
 
 const blocks = new WeakMap<DocumentView, Set<number>>();

@@ -130,8 +130,13 @@ function joinsOtherThing(view: DocumentView, hit: LabelHit): boolean {
   // Of the same run of text: a word in the next column is no part of the phrase.
   const height = Math.max(hit.row.height, view.bodyHeight);
   if ((hit.row.tokens[hit.start]!.u.x0 - before.u.x1) / height >= 1.5) return false;
-  return /^\p{L}{3,}$/u.test(before.text) && !OWN_TITLE.test(before.text);
+  // (A comma may end the thing's name: "certificate on file for Summit Print LLC, dated 01/15/2024".)
+  const word = before.text.replace(/[,;]$/, '');
+  return /^\p{L}{3,}$/u.test(word) && !OWN_TITLE.test(word);
 }
+
+/** Words of a payment's details (a row of them heads a payment's table). */
+const PAYMENT_WORD = /^(payment|transaction|zahlung|zahlungsart|paiement|règlement|pago|pagamento|betaling)s?:?$/;
 
 /** Words that say "date" alone; printed with another word next to them they name some other date. */
 const BARE_DATE = new Set(['date', 'datum', 'data', 'fecha', 'kuupäev', 'kuupaev', 'tarih']);
@@ -152,6 +157,11 @@ function isQualified(view: DocumentView, hit: LabelHit): boolean {
   const near = (a: { u: { x1: number } }, b: { u: { x0: number } }) => (b.u.x0 - a.u.x1) / height < 1.5;
   const word = /^\p{L}{3,}:?$/u;
   if (before && near(before, first) && word.test(before.text) && !before.text.endsWith(':')) return true;
+  // A heading in a row of a payment's headings ("Payment Transaction ID:  Date & Time:  Invoice Value:
+  // Mode of Payment:"): the payment's date.
+  // (Three labels at least: not a receipt's "Date: 05/06/2024  Transaction: 4412".)
+  const labels = hit.row.tokens.filter((t) => /\p{L}:$/u.test(t.text)).length;
+  if (labels >= 3 && hit.row.tokens.some((t) => PAYMENT_WORD.test(t.key))) return true;
   return (
     !last.text.endsWith(':') &&
     !hit.inline &&

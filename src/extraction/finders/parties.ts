@@ -1,6 +1,7 @@
 import {
   ADDRESS_WORDS,
   COMPANY_WORDS,
+  TRADE_WORDS,
   LABELS,
   LEGAL_FORMS,
   WEAK_CUSTOMER_LABELS,
@@ -27,6 +28,7 @@ interface Segment {
 const SEPARATORS = /^(●|•|·|\||-|–|—|\/\/|\*)$/u;
 const LEGAL = new Set(LEGAL_FORMS);
 const COMPANY = new Set(COMPANY_WORDS);
+const TRADE = new Set(TRADE_WORDS);
 const ADDRESS = new Set(ADDRESS_WORDS);
 const NOT_A_NAME =
   /\b(invoice|tax invoice|rechnung|facture|factuur|faktura|factura|fattura|fatura|lasku|doklad|kvittering|kvitto|paragon|scontrino|receipt|resit|quittung|kassenbon|page|seite|date|datum|total|amount|tel|telephone|phone|fax|email|e-mail|www|http|gst|vat|tva|btw|ust|reg|no\.?|abn|customer|kunde|client|bill to|ship to|cashier|table|order|invoice no|qty|description|thank|welcome|copy|original|duplicate|statement|credit note|gutschrift|avoir|tq|payment terms|terms|for shopping|logo|xrechnung|zugferd|factur-x|peppol|fatturapa|facturae|e-invoice|e-rechnung)\b/i;
@@ -888,7 +890,7 @@ function nameInTwoPrints(
   return (
     first === top &&
     height(top) >= 2 * body &&
-    height(next) >= 1.15 * body &&
+    height(next) >= 1.1 * body &&
     height(next) < height(top) &&
     next.tokens.length <= 4 &&
     !/[\d:@]/.test(next.text) &&
@@ -967,6 +969,11 @@ function headerScore(
   )
     score -= 0.3;
   if (CONTACT.test(nameText)) score -= 0.4;
+  // A line of trades alone ("Boulangerie - Pâtisserie" over "LE FOURNIL DE MARGAUX"): what the shop
+  // does, not its name.
+  const words = tokens.filter((t) => /\p{L}/u.test(t.text));
+  if (legalAt < 0 && words.length > 0 && words.every((t) => COMPANY.has(t.key) || TRADE.has(t.key)))
+    score -= 0.3;
   if (/\d{3,}/.test(nameText)) score -= 0.15;
   if (isAddressLine(segment) && legalAt < 0) score -= 0.15;
   const meanConfidence = segment.tokens.reduce((s, t) => s + t.confidence, 0) / segment.tokens.length;
@@ -1185,6 +1192,8 @@ function addressAfter(
         // Past its first line, an address prints no labelled number ("ID. NO : 0001", a tax id misread);
         // its own line's label is no such ("PLZ und Ort: 28217 Bremen").
         if (LABELLED.test(bare.map((t) => t.text).join(' '))) break;
+        // Nor a till's numbers ("ST# 03417  OP# 009112  TE# 14  TR# 02815": store, operator, terminal).
+        if ((segment.text.match(/(?:^|\s)\p{L}{1,4}#/gu)?.length ?? 0) >= 2) break;
         // A line of place names alone ("MID CITY", "KUALA LUMPUR") continues an address.
         // (OCR reads an I as `!` or `|`: `MURN!`, `MURN|`.) One line OCR garbled between two
         // address lines ("(J) UL3/X, SEPIA ALA,") is the address's when an address line follows it.
@@ -1332,9 +1341,12 @@ function isNameLike(text: string, tokens?: readonly ViewToken[]): boolean {
  * over two blocks side by side): a heading over what is under it.
  */
 function endsItsColumn(view: DocumentView, hit: LabelHit): boolean {
-  const next = hit.row.tokens[hit.end];
+  // (A colon set apart is the label's own: "Sold By :".)
+  let end = hit.end;
+  while (end < hit.row.tokens.length && /^[:：]$/.test(hit.row.tokens[end]!.text)) end++;
+  const next = hit.row.tokens[end];
   if (!next) return true;
-  const last = hit.row.tokens[hit.end - 1]!;
+  const last = hit.row.tokens[end - 1]!;
   return (next.u.x0 - last.u.x1) / Math.max(hit.row.height, view.bodyHeight) > SEGMENT_GAP;
 }
 

@@ -35,6 +35,9 @@ export function findReferences(
           !/receipt|invoice|bill|trans|ticket|bon|rechnung|facture|factura/.test(hit.phrase)
         )
           return false;
+        // A till's "CHK 614203" starts its line; after an item's words it is a check charged to a
+        // hotel's room ("Harbor Grill  Chk 4471"), not the document's number.
+        if (/^chk\b/.test(hit.phrase) && hit.start > 0) return false;
         if (hit.strength === 'strong') return true;
         // Czech "č." written as a lower-case "c." ("c. 250412"): not a capital letter of a register's
         // section ("Spisová značka C 48271").
