@@ -136,7 +136,8 @@ function joinsOtherThing(view: DocumentView, hit: LabelHit): boolean {
 }
 
 /** Words of a payment's details (a row of them heads a payment's table). */
-const PAYMENT_WORD = /^(payment|transaction|zahlung|zahlungsart|paiement|règlement|pago|pagamento|betaling)s?:?$/;
+const PAYMENT_WORD =
+  /^(payment|transaction|zahlung|zahlungsart|paiement|règlement|pago|pagamento|betaling)s?:?$/;
 
 /** Words that say "date" alone; printed with another word next to them they name some other date. */
 const BARE_DATE = new Set(['date', 'datum', 'data', 'fecha', 'kuupäev', 'kuupaev', 'tarih']);
