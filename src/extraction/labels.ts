@@ -563,6 +563,8 @@ export const LABELS: Record<string, LabelSet> = {
       'pay this amount',
       'a pagar',
       'importe a pagar',
+      // After a withholding ("Retención IRPF -15 %"), what is left to pay; a total label too.
+      'total a pagar',
       'pendiente de pago',
       'da pagare',
       'importo da pagare',
@@ -1831,6 +1833,10 @@ export const LABELS: Record<string, LabelSet> = {
       'tomador de serviços',
       'tomador de servicos',
       'tomador',
+      // A Swiss QR-bill's debtor ("Zahlbar durch" / "Payable par" / "Pagabile da": the party that pays).
+      'zahlbar durch',
+      'payable par',
+      'pagabile da',
       'destinatário',
       'destinatario/remetente',
       'invoice to',

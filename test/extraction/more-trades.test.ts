@@ -88,6 +88,21 @@ describe('addresses and numbers', () => {
   });
 });
 
+describe('an invoice with a QR-bill, a Spanish professional', () => {
+  it("a Swiss QR-bill's 'Zahlbar durch' labels the debtor: the customer", async () => {
+    expect(await valueIn('invoices-x', 'ch-schreinerei-qr-bill', 'document.customerName')).toBe(
+      'Praxis Dr. med. Lea Keller',
+    );
+  });
+
+  it("a member's number after its one word ('Colegiada nº 4.117') is no address; 'TOTAL A PAGAR' after IRPF is the amount due", async () => {
+    const doc = await readProbe(engine, 'invoices-x', 'es-arquitecta-irpf-factura');
+    expect(doc.value('document.supplierAddress')).toBe('C/ de Cirilo Amorós, 58, 3o 6a, 46004 València');
+    expect(doc.value('invoice.total')).toBe('3823.60');
+    expect(doc.value('invoice.amountDue')).toBe('3349.60');
+  });
+});
+
 describe('dates', () => {
   it("'dated' after a comma in a sentence dates another thing ('certificate on file for X LLC, dated 01/15/2024')", async () => {
     expect(await valueIn('invoices-x', 'us-commercial-printer-resale', 'document.date')).toBe('2024-04-09');

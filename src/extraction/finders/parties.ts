@@ -259,6 +259,9 @@ function isAddressLine(segment: Segment): boolean {
   // A telephone number under a letter ("T 030 555 0917"): its last group is no postcode.
   if (PHONE.test(segment.text) && letterShare(segment.text) < 0.25) return false;
   if (segment.tokens.length <= 4 && COMPANY_NUMBER.test(segment.text)) return false;
+  // A member's number after its one word ("Colegiada nº 4.117", "Mitglied Nr. 2231"): no street's.
+  const numbered = /^(\p{L}+)\s+(?:nº|n°|no\.?|nr\.?|núm\.?)\s*\d[\d.]*$/iu.exec(trimmed);
+  if (numbered && !ADDRESS.has(numbered[1]!.toLowerCase())) return false;
   // A labelled value ("Served by: Mei", "Points : 310"), whatever OCR made of its label: addresses print
   // colons only after a number's "No" ("Lot No: G1"), and a Turkish door's and floor's ("No:14 D:3", "K:4").
   if (LABELLED.test(segment.text.replace(/\bno\.?\s*:|\b[dk]:(?=\d)/gi, ''))) return false;
