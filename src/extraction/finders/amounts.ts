@@ -219,6 +219,27 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   applyTip(view, hints, all, out);
   applyDiscountBelow(view, hints, out);
 
+  // An amount due read as the total, with a smaller one printed under it and the deduction between
+  // them ("TOTAL A PAGAR 675,52", "Anticipo -225,00", "A pagar 450,52"): what is left to pay is the
+  // one under it.
+  const [due, total] = [out.amountDue[0], out.total[0]];
+  if (due && total && due.value === total.value && due.tokens.length > 0) {
+    const row = (c: Candidate): number => c.tokens[0]!.pageNum * 1e6 + c.tokens[0]!.row;
+    const d = due.norm as number;
+    const below = out.amountDue.find((c) => {
+      if (c.tokens.length === 0 || row(c) <= row(due)) return false;
+      const left = c.norm as number;
+      return (
+        left > 0 &&
+        left < d &&
+        all.some(
+          (x) =>
+            row(x) > row(due) && row(x) < row(c) && Math.abs(Math.abs(x.norm as number) - (d - left)) < 0.011,
+        )
+      );
+    });
+    if (below) out.amountDue = liftToFront(out.amountDue, below, 'after-total');
+  }
   // With nothing paid, the amount due is the total.
   if (out.amountDue.length === 0 && out.amountPaid.length === 0 && out.total[0]) {
     const total = out.total[0];
