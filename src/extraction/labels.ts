@@ -45,6 +45,9 @@ export const LABELS: Record<string, LabelSet> = {
       'samtals',
       'celkem k úhradě',
       'celkem k uhrade',
+      'celkem s dph',
+      'celkem vč. dph',
+      'celkem vc. dph',
       'celkem',
       'k úhradě',
       'k uhrade',
@@ -107,6 +110,13 @@ export const LABELS: Record<string, LabelSet> = {
       'total rm',
       'total sales',
       'gesamtbetrag',
+      // A credit note's total ("Gutschriftsbetrag -730,10 €", "Total credit").
+      'gutschriftsbetrag',
+      'total credit',
+      'credit total',
+      'total credit amount',
+      'creditbedrag',
+      "montant de l'avoir",
       'gesamtsumme',
       'gesamt',
       'summe inkl. ust',
@@ -241,6 +251,9 @@ export const LABELS: Record<string, LabelSet> = {
       'án vsk',
       'jumlah kecil',
       'základ daně',
+      // Czech and Slovak totals without VAT ("Celkem bez DPH", "Spolu bez DPH").
+      'celkem bez dph',
+      'spolu bez dph',
       'zaklad dane',
       'základ dph',
       'zaklad dph',
@@ -815,6 +828,13 @@ export const LABELS: Record<string, LabelSet> = {
   },
   date: {
     strong: [
+      // A credit note's own date ("Credit Date", "Gutschriftsdatum").
+      'credit date',
+      'credit memo date',
+      'credit note date',
+      'gutschriftsdatum',
+      "date de l'avoir",
+      'creditnotadatum',
       'datum vystavení',
       'datum vystaveni',
       'data de emissão',
@@ -912,6 +932,10 @@ export const LABELS: Record<string, LabelSet> = {
     // themselves: due, order, delivery date), on invoices and receipts alike.
     weak: ['datum', 'data', 'fecha', 'tarikh', 'vom', 'du'],
     not: [
+      'preceding doc. date',
+      'preceding doc date',
+      'preceding document date',
+      'original invoice date',
       'original invoice',
       'facture liée',
       'due date',
@@ -1146,6 +1170,13 @@ export const LABELS: Record<string, LabelSet> = {
       'ref no.',
       'credit note no',
       'credit note number',
+      'credit memo no',
+      'credit memo no.',
+      'credit memo #',
+      'credit memo number',
+      'creditfactuurnummer',
+      'creditnotanummer',
+      'creditnota nr',
       // Afrikaans.
       'faktuurnr',
       'faktuurnr.',
@@ -1343,6 +1374,12 @@ export const LABELS: Record<string, LabelSet> = {
     // Another document's number printed on this one: a credit note's original invoice, an advance
     // invoice a final one deducts.
     not: [
+      // The invoice a credit note corrects ("Preceding Doc. No : VPPL/24-25/1876", India's e-invoice).
+      'preceding doc. no',
+      'preceding doc no',
+      'preceding document no',
+      'original invoice no',
+      'original invoice number',
       'original invoice',
       'original invoice no',
       'original invoice number',
@@ -1833,6 +1870,11 @@ export const LABELS: Record<string, LabelSet> = {
       'tomador de serviços',
       'tomador de servicos',
       'tomador',
+      // India's e-invoice and GST prints ("Recipient :", "Details of Receiver (Billed to)").
+      'recipient',
+      'details of recipient',
+      'receiver',
+      'details of receiver',
       // A Swiss QR-bill's debtor ("Zahlbar durch" / "Payable par" / "Pagabile da": the party that pays).
       'zahlbar durch',
       'payable par',
@@ -1962,6 +2004,15 @@ export const LABELS: Record<string, LabelSet> = {
     // Another number's label that starts with the customer's word ("Customer PO HOA-2024-118",
     // "Customer # C-02291").
     not: [
+      // An Indian invoice's copy mark ("TAX INVOICE (ORIGINAL FOR RECIPIENT)").
+      'original for recipient',
+      'duplicate for recipient',
+      'triplicate for recipient',
+      'copy for recipient',
+      'for recipient',
+      // "IGST applicable despite Supplier and Recipient located in same State".
+      'recipient located',
+      "receiver's signature",
       'codice destinatario',
       'cod. destinatario',
       'pec destinatario',

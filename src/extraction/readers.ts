@@ -133,9 +133,10 @@ const reference: Reader = (text) => {
   const compact = text.replace(/\s+/g, '').replace(/^[#:.\-–]+|[.,;:]+$/g, '');
   if (compact.length < 3 || compact.length > 30 || !/\d/.test(compact)) return undefined;
   if (!/^[\p{L}\p{N}][\p{L}\p{N}\-/._#_]*$/u.test(compact)) return undefined;
-  // A date or a money amount is not a reference.
+  // A date or a money amount is not a reference. (Eight digits alone are a number that reads as a
+  // date, "Fakturanr. 20250412", not a date printed so.)
   // (Amounts printed without thousands separators too: "963410.00".)
-  if (parseDate(text) || /^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(compact) || /^\d+[.,]\d{2}$/.test(compact))
+  if ((parseDate(text) && !/^\d{8}$/.test(compact)) || /^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(compact) || /^\d+[.,]\d{2}$/.test(compact))
     return undefined;
   const letters = (compact.match(/\p{L}/gu) ?? []).length;
   const quality = letters > compact.length * 0.7 ? 0.4 : 1;

@@ -1,7 +1,8 @@
 /**
- * Invoices and receipts of more trades and countries, from the probe sets `invoices-x` and `receipts-x`
- * (test/probes): a US law firm, a commercial printer, an Indian marketplace seller, a Quebec joiner; a
- * UK fuel station, a US big-box store, a coffee chain, a French bakery, a Swiss cooperative. Each test
+ * Invoices and receipts of more trades and countries, from the probe sets `invoices-x`, `receipts-x`,
+ * `invoices-y` and `receipts-y` (test/probes): a US law firm, a commercial printer, an Indian marketplace
+ * seller, a Quebec joiner, credit notes of four countries, a German roofer; a UK fuel station, a US
+ * big-box store, a coffee chain, a French bakery, a Swiss cooperative, a Malaysian car park. Each test
  * fails without the rule it names.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,8 +12,12 @@ import { readProbe } from '../helpers/probe-cases.js';
 const engine = textOnlyEngine();
 afterAll(() => engine.close());
 
-/** One field's value as an x set's document reads. */
-async function valueIn(set: 'invoices-x' | 'receipts-x', name: string, field: string): Promise<unknown> {
+/** One field's value as an x or y set's document reads. */
+async function valueIn(
+  set: 'invoices-x' | 'receipts-x' | 'invoices-y' | 'receipts-y',
+  name: string,
+  field: string,
+): Promise<unknown> {
   return (await readProbe(engine, set, name)).value(field);
 }
 
@@ -120,5 +125,77 @@ describe('amounts', () => {
 
   it("a till's 'Net of VAT' under its VAT line is no tax", async () => {
     expect(await valueIn('receipts-x', 'uk-fuel-vat-sixth', 'receipt.tax')).toBe('12.03');
+  });
+});
+
+describe('credit notes', () => {
+  it("on a credit note, the invoice it corrects names its own date and number: the credit note's are others", async () => {
+    const memo = await readProbe(engine, 'invoices-y', 'us-medical-credit-memo-rma');
+    // "Credit Date 05/16/2025" over "Invoice Date 04/22/2025".
+    expect(memo.value('document.date')).toBe('2025-05-16');
+    const nl = await readProbe(engine, 'invoices-y', 'nl-creditfactuur-retour');
+    // "Creditfactuurnummer CF-2025-0041"; not "creditering van factuur 2025-1187 d.d. 02-06-2025".
+    expect(nl.value('document.referenceNo')).toBe('CF-2025-0041');
+    expect(nl.value('document.date')).toBe('2025-06-19');
+  });
+
+  it("'vom' after another thing's number dates that thing ('Retoure  RT-0459 vom 06.03.2025'); 'Gutschriftsbetrag' is the total", async () => {
+    const doc = await readProbe(engine, 'invoices-y', 'de-rechnungskorrektur-retoure');
+    expect(doc.value('document.date')).toBe('2025-03-14');
+    expect(doc.value('invoice.total')).toBe('-730.10');
+  });
+
+  it("India's e-invoice: 'Preceding Doc. No' is the corrected invoice's, 'Recipient :' heads the buyer, '(ORIGINAL FOR RECIPIENT)' heads nothing", async () => {
+    const doc = await readProbe(engine, 'invoices-y', 'in-gst-einvoice-credit-note');
+    expect(doc.value('document.referenceNo')).toBe('VPPL/CN/24-25/0043');
+    expect(doc.value('document.customerName')).toBe('Saurashtra Agro Foods Private Limited');
+    expect(
+      await readProbe(engine, 'invoices-a', 'in-gst-tally-cgst-sgst').then((d) =>
+        d.value('document.customerName'),
+      ),
+    ).toBe('Kelkar Electricals & Appliances');
+  });
+});
+
+describe('more numbers, names and addresses', () => {
+  it("an amount with its currency is no document's number ('Lost ticket: RM30.00 per entry')", async () => {
+    expect(await valueIn('receipts-y', 'my-mall-parking-sst', 'document.referenceNo')).toBe(
+      'PK2-240715-000482',
+    );
+  });
+
+  it("a card slip's 'REF#' under its 'AUTH#' is the card's: the till's 'TRANS#' is the receipt's", async () => {
+    expect(await valueIn('receipts-y', 'ca-bc-grocery-gst-pst-deposit', 'document.referenceNo')).toBe('7781');
+  });
+
+  it("eight digits alone after 'Fakturanr.' are a number, not a date", async () => {
+    expect(await valueIn('invoices-y', 'no-faktura-kid-mva', 'document.referenceNo')).toBe('20250412');
+  });
+
+  it('a footer line that starts with the name and a comma gives the address; a page number ends it', async () => {
+    expect(await valueIn('receipts-y', 'us-grocery-delivery-email', 'document.supplierAddress')).toBe(
+      '4510 Rainier Ave S, Seattle, WA 98118',
+    );
+    expect(await valueIn('invoices-y', 'us-customs-broker-entry', 'document.supplierAddress')).toBe(
+      '1985 W. Anaheim Street, Suite 410, Long Beach, CA 90813',
+    );
+  });
+
+  it("a telephone's line under its letter ('T 0342 41 77 90') ends an address", async () => {
+    expect(await valueIn('invoices-y', 'nl-creditfactuur-retour', 'document.supplierAddress')).toBe(
+      'Nijverheidsweg 21, 3771 ME Barneveld',
+    );
+  });
+
+  it("a logo's one word inside the company's name printed twice (sender line and footer) gives that name", async () => {
+    expect(await valueIn('invoices-y', 'de-dachdecker-schlussrechnung-35a', 'document.supplierName')).toBe(
+      'Dachdeckerei Wilhelm Brandt GmbH & Co. KG',
+    );
+  });
+
+  it("Czech 'Celkem bez DPH' is the subtotal, 'Celkem s DPH' a total, not the tax", async () => {
+    const doc = await readProbe(engine, 'invoices-y', 'cz-faktura-bez-diakritiky');
+    expect(doc.value('invoice.subTotal')).toBe('5538.00');
+    expect(doc.value('invoice.tax')).toBe('1162.98');
   });
 });

@@ -1,4 +1,5 @@
 import { LABELS } from '../labels.js';
+import { isCreditNote, namesOriginalInvoice } from './document-cues.js';
 import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
@@ -17,7 +18,8 @@ export function findDates(
   const datesAnotherThing = (hit: LabelHit): boolean =>
     CONNECTING.has(hit.phrase) &&
     (orderLabels.some((order) => order.row === hit.row && order.end <= hit.start) ||
-      joinsOtherThing(view, hit));
+      joinsOtherThing(view, hit) ||
+      namedByOtherLabel(hit));
   const labelled = (set: string): Candidate[] =>
     findLabels(view, LABELS[set]!).flatMap((hit) => {
       // (Five words: "4 de abril de 2024".)
@@ -93,8 +95,16 @@ export function findDates(
     list
       .map((c) => (c.quality < 1 && !hints.dateOrderSeen ? { ...c, score: c.score * 0.85 } : c))
       .sort((a, b) => b.score - a.score);
+  // On a credit note, a date on a line that names an invoice is the corrected invoice's.
+  const credit = isCreditNote(view);
+  const own = (list: Candidate[]): Candidate[] =>
+    credit
+      ? list.map((c) =>
+          namesOriginalInvoice(view, c) ? { ...c, score: c.score * 0.5, source: `${c.source}+original` } : c,
+        )
+      : list;
   return {
-    date: mergeDates(doubt(date)),
+    date: mergeDates(doubt(own(date))),
     dueDate: mergeDates(doubt(dueDate)),
     paymentDate: mergeDates(doubt(paymentDate)),
   };
@@ -138,6 +148,18 @@ function joinsOtherThing(view: DocumentView, hit: LabelHit): boolean {
 /** Words of a payment's details (a row of them heads a payment's table). */
 const PAYMENT_WORD =
   /^(payment|transaction|zahlung|zahlungsart|paiement|règlement|pago|pagamento|betaling)s?:?$/;
+
+/**
+ * A connecting word after a value whose line a word of something else heads ("Retoure   RT-0459 vom
+ * 06.03.2025", "Lieferschein LS-2025-02107 vom"): that thing's date. A line the document's own title
+ * heads ("Rechnung Nr. 4711 vom", "Invoice No. 123 dated") keeps it.
+ */
+function namedByOtherLabel(hit: LabelHit): boolean {
+  const first = hit.row.tokens[0];
+  if (!first || hit.start === 0) return false;
+  const word = first.text.replace(/[.:]+$/, '');
+  return /^\p{L}{3,}$/u.test(word) && !OWN_TITLE.test(word) && !BARE_DATE.has(word.toLowerCase());
+}
 
 /** Words that say "date" alone; printed with another word next to them they name some other date. */
 const BARE_DATE = new Set(['date', 'datum', 'data', 'fecha', 'kuupäev', 'kuupaev', 'tarih']);

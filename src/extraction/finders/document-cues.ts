@@ -214,6 +214,22 @@ export function isCreditNote(view: DocumentView): boolean {
   return CREDIT.test(view.text);
 }
 
+/** An invoice's own word, whole ("Rechnung", not "Rechnungskorrektur"). */
+const INVOICE_WORD =
+  /(?<![\p{L}-])(invoice|rechnung|factuur|facture|factura|fattura|faktura|fatura)(?![\p{L}-])/iu;
+
+/**
+ * On a credit note, whether a value's line names the invoice it corrects ("Invoice Date 04/22/2025",
+ * "Rechnung Nr. 2025-0218 vom 24.02.2025", "creditering van factuur 2025-1187 d.d. 02-06-2025"): that
+ * line's number and date are the original invoice's, not the credit note's.
+ */
+export function namesOriginalInvoice(view: DocumentView, candidate: Candidate): boolean {
+  const first = candidate.tokens[0];
+  if (!first) return false;
+  const row = view.rows[first.row]!.tokens.map((t) => t.text).join(' ');
+  return INVOICE_WORD.test(row) && !CREDIT.test(row.toLowerCase());
+}
+
 /** Which products a request asked for: only receipts, only invoices (or neither), or both. */
 export type ExpectedKind = 'receipt' | 'invoice' | 'either';
 

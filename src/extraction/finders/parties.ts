@@ -436,6 +436,27 @@ export function findParties(view: DocumentView): PartyCandidates {
     );
     const footer = same.find((s) => s.rest.length > 0);
     if (footer) return addressAfter(segments, footer, footer.tokens, entry.score * 0.9);
+    // Or a footer's line that starts with the name and a comma ("Harvest Lane Market, 4510 Rainier Ave S,
+    // Seattle, WA 98118  |  (206) 555-0163"): the address follows the comma.
+    const n = entry.tokens.length;
+    const led = [...segments, ...lastPage].find(
+      (s) =>
+        s !== entry.segment &&
+        s.tokens.length > n &&
+        s.tokens[n - 1]!.text.endsWith(',') &&
+        normaliseText(
+          s.tokens
+            .slice(0, n)
+            .map((t) => t.text)
+            .join(' ')
+            .replace(/,$/, ''),
+        ).toLowerCase() === key,
+    );
+    if (led) {
+      const name = { ...led, tokens: led.tokens.slice(0, n), rest: [...led.tokens.slice(n), ...led.rest] };
+      const after = addressAfter(segments, name, name.tokens, entry.score * 0.9);
+      if (after.length > 0) return after;
+    }
     // Or the name printed again over its address (an e-mailed receipt's sender block beside the order),
     // on the first page (whose segments the address is read from).
     for (const again of same.filter((s) => segments.includes(s))) {
@@ -570,6 +591,20 @@ function fullNameStartingWith(
     .filter((other) => other !== short && hasLegalForm(other.tokens) >= 0 && startsWith(other.tokens))
     .sort((a, b) => distance(a) - distance(b))[0];
   if (full) return full;
+  // A logo's one word inside the company's name, printed twice, in a window envelope's sender line and
+  // the footer ("BRANDT" for "Dachdeckerei Wilhelm Brandt GmbH & Co. KG").
+  const key = (tokens: readonly ViewToken[]): string => words(tokens).join(' ');
+  const inside = scored.find(
+    (other) =>
+      other !== short &&
+      head.length === 1 &&
+      head[0]!.length >= 4 &&
+      !COMPANY.has(head[0]!) &&
+      hasLegalForm(other.tokens) >= 0 &&
+      words(other.tokens).includes(head[0]!) &&
+      segments.filter((s) => key(s.tokens.slice(0, other.tokens.length)) === key(other.tokens)).length >= 2,
+  );
+  if (inside) return inside;
   // (Not a sentence naming it: "The Larkspur Inn is operated by Larkspur Lodging LLC.")
   const legalIn = (s: Segment): number => {
     const at = hasLegalForm(s.tokens.slice(0, head.length + 6));
@@ -1072,6 +1107,8 @@ function addressAfter(
   // ("- SAS au capital de 2 000 000 € - RCS Lille").
   const stop = whole.findIndex(
     (t, i) =>
+      // A page's number at the line's end ("Page 1 of 1", "Seite 1 von 2").
+      (PAGE_WORD.test(t.text) && /^\d+$/.test(whole[i + 1]?.text ?? '')) ||
       // A telephone number of bare digit groups ("· 09 298 44 10 ·").
       whole.slice(i, i + 3).filter((x) => /^\d{2,4}$/.test(x.text)).length === 3 ||
       CONTACT.test(t.text) ||
@@ -1195,6 +1232,8 @@ function addressAfter(
         // Past its first line, an address prints no labelled number ("ID. NO : 0001", a tax id misread);
         // its own line's label is no such ("PLZ und Ort: 28217 Bremen").
         if (LABELLED.test(bare.map((t) => t.text).join(' '))) break;
+        // Nor a telephone's line under its letter ("T 0342 41 77 90", "F 030 555 0918").
+        if (/^[TFM]\.?\s+[+(\d]/.test(segment.text) && (segment.text.match(/\d/g)?.length ?? 0) >= 6) break;
         // Nor a till's numbers ("ST# 03417  OP# 009112  TE# 14  TR# 02815": store, operator, terminal).
         if ((segment.text.match(/(?:^|\s)\p{L}{1,4}#/gu)?.length ?? 0) >= 2) break;
         // A line of place names alone ("MID CITY", "KUALA LUMPUR") continues an address.
@@ -1252,6 +1291,9 @@ function addressAfter(
     },
   ];
 }
+
+/** A page's word before its number. */
+const PAGE_WORD = /^(page|seite|pagina|página|sida|side|strana|sivu)$/i;
 
 /** Words of the labels of an address's lines ("Straße:", "PLZ / Ort", "Post code / City", "Country"). */
 const ADDRESS_LABEL_WORDS: ReadonlySet<string> = new Set(
@@ -1481,6 +1523,8 @@ function nameBelow(
     // A labelled line ("Nummer : 12345676") is passed, whatever the gap left between its parts; a
     // label of another column on the same row ("Invoice No.: 123" beside the name) is not this line's.
     if (segment.text.includes(':') || segment.rest[0]?.text.startsWith(':')) continue;
+    // So is a number's label with its value in another column ("Reg. No.   123-45-67890").
+    if (/\b(no|nr|nº|n°)\.?$/i.test(segment.text.trim())) continue;
     // A label beside its value in a column of labels ("Käuferreferenz  073350001", "Straße  ...").
     if (segment.rest.length > 0 && segment.tokens.length <= 3 && OTHER_LINE_LABEL.test(segment.key)) continue;
     return isNameLike(segment.text, segment.tokens) ? segment : undefined;

@@ -3,6 +3,7 @@ import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView, Row, ViewToken } from '../view.js';
 import { findLabels, valuesNear, type Candidate, type LabelHit } from '../label-search.js';
+import { isCreditNote, namesOriginalInvoice } from './document-cues.js';
 
 /** Words before a bare "No." that make it another number's label (`Account No.`, `Tel No.`). */
 const OTHER_NUMBER =
@@ -30,9 +31,17 @@ export function findReferences(
       // digits is a word of an item's line ("2 RO3 N° LEMAK").
       .filter((hit) => {
         // On a card payment's line only a receipt's own label names the receipt's number.
+        // So on the lines about it: a card slip's "REF#: 0031877" under its "AUTH#: 443910".
+        const own = /receipt|invoice|bill|trans|ticket|bon|rechnung|facture|factura/.test(hit.phrase);
+        if (CARD_SLIP.test(hit.row.tokens.map((t) => t.text).join(' ')) && !own) return false;
         if (
-          CARD_SLIP.test(hit.row.tokens.map((t) => t.text).join(' ')) &&
-          !/receipt|invoice|bill|trans|ticket|bon|rechnung|facture|factura/.test(hit.phrase)
+          !own &&
+          /^ref/.test(hit.phrase) &&
+          view.rows
+            .slice(Math.max(0, hit.row.index - 2), hit.row.index + 3)
+            .some(
+              (r) => r.pageNum === hit.row.pageNum && CARD_SLIP.test(r.tokens.map((t) => t.text).join(' ')),
+            )
         )
           return false;
         // A till's "CHK 614203" starts its line; after an item's words it is a check charged to a
@@ -72,6 +81,8 @@ export function findReferences(
         return found;
       })
       .filter((c) => !c.tokens.some((t) => NOT_A_REFERENCE.test(t.key)))
+      // An amount with its currency is no number of a document ("Lost ticket: RM30.00 per entry").
+      .filter((c) => !MONEY.test(c.value))
       // A standard's number ("Factur-X – profil EN 16931", "ISO 9001") is no document's.
       .filter((c) => !STANDARD.test(wordBefore(view, c)))
       // A count of points ("Prochain bon : 500 pts") is no number of the document.
@@ -81,7 +92,15 @@ export function findReferences(
       .map((c) => (OWN_NUMBER.test(c.label ?? '') ? c : { ...c, score: c.score * plausibility(c.value) }));
   const purchaseOrderNo = rank(collect('purchaseOrderNo'));
   const poTokens = new Set(purchaseOrderNo.flatMap((c) => c.tokens.map((t) => t.id)));
-  const references = collect('referenceNo').filter((c) => !c.tokens.some((t) => poTokens.has(t.id)));
+  // On a credit note, a number on a line that names an invoice is the corrected invoice's.
+  const credit = isCreditNote(view);
+  const references = collect('referenceNo')
+    .filter((c) => !c.tokens.some((t) => poTokens.has(t.id)))
+    .map((c) =>
+      credit && namesOriginalInvoice(view, c)
+        ? { ...c, score: c.score * 0.5, source: `${c.source}+original` }
+        : c,
+    );
   // A number the page calls its own ("Receipt no.", "Invoice #", "Refund No") comes before a ticket's,
   // an order's or a transaction's printed beside it ("Ticket no. 0043318", "Order #147").
   const isOwn = (c: Candidate): boolean => OWN_NUMBER.test(c.label ?? '') || titled.has(c.value);
@@ -91,6 +110,10 @@ export function findReferences(
   );
   return { referenceNo, purchaseOrderNo };
 }
+
+/** An amount with a currency's sign or code before it ("RM30.00", "S$12.50", "EUR1,234.00"). */
+const MONEY =
+  /^(?:rm|rs\.?|s\$|us\$|a\$|c\$|\$|€|£|eur|usd|gbp|chf|inr|myr|sgd|aud|cad)\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/i;
 
 /** Labels that name the document's own number: a receipt's, an invoice's, a bill's, a refund's. */
 const OWN_NUMBER =
