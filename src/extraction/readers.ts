@@ -136,7 +136,11 @@ const reference: Reader = (text) => {
   // A date or a money amount is not a reference. (Eight digits alone are a number that reads as a
   // date, "Fakturanr. 20250412", not a date printed so.)
   // (Amounts printed without thousands separators too: "963410.00".)
-  if ((parseDate(text) && !/^\d{8}$/.test(compact)) || /^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(compact) || /^\d+[.,]\d{2}$/.test(compact))
+  if (
+    (parseDate(text) && !/^\d{8}$/.test(compact)) ||
+    /^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(compact) ||
+    /^\d+[.,]\d{2}$/.test(compact)
+  )
     return undefined;
   const letters = (compact.match(/\p{L}/gu) ?? []).length;
   const quality = letters > compact.length * 0.7 ? 0.4 : 1;
