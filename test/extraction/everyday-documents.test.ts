@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { textOnlyEngine, type Extracted } from '../helpers/make-invoices.js';
-import { probeSet, readProbe as readProbeCase } from '../helpers/probe-cases.js';
+import { probeSet, probeValue, readProbe as readProbeCase } from '../helpers/probe-cases.js';
 import { scoreLineItems } from '../../src/evaluation/line-item-scoring.js';
 
 const engine = textOnlyEngine();
@@ -14,10 +14,8 @@ afterAll(() => engine.close());
 
 const readProbe = (name: string): Promise<Extracted> => readProbeCase(engine, 'invoices-w', name);
 
-/** One field's value as a w set's document reads. */
-async function valueIn(set: 'invoices-w' | 'receipts-w', name: string, field: string): Promise<unknown> {
-  return (await readProbeCase(engine, set, name)).value(field);
-}
+const valueIn = (set: string, name: string, field: string): Promise<unknown> =>
+  probeValue(engine, set, name, field);
 
 describe('tax ids', () => {
   it("an Australian invoice's ABN is its tax id, not the company number its footer prints ('ACN 824 753 559')", async () => {

@@ -7,19 +7,13 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { textOnlyEngine } from '../helpers/make-invoices.js';
-import { readProbe } from '../helpers/probe-cases.js';
+import { probeValue, readProbe } from '../helpers/probe-cases.js';
 
 const engine = textOnlyEngine();
 afterAll(() => engine.close());
 
-/** One field's value as an x or y set's document reads. */
-async function valueIn(
-  set: 'invoices-x' | 'receipts-x' | 'invoices-y' | 'receipts-y',
-  name: string,
-  field: string,
-): Promise<unknown> {
-  return (await readProbe(engine, set, name)).value(field);
-}
+const valueIn = (set: string, name: string, field: string): Promise<unknown> =>
+  probeValue(engine, set, name, field);
 
 describe("a shop's name", () => {
   it('a name in two prints: a big first line over a short line of capitals only a little larger than the body', async () => {

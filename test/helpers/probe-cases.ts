@@ -24,3 +24,8 @@ export async function readProbe(
   if (!probe) throw new Error(`No probe document ${set}/${name}`);
   return extractPages(engine, probePages(probe), products ?? [probe.product]);
 }
+
+/** One field's value as a probe set's document reads (with its own product). */
+export async function probeValue(engine: Engine, set: string, name: string, field: string): Promise<unknown> {
+  return (await readProbe(engine, set, name)).value(field);
+}

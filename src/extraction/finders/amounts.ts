@@ -224,17 +224,18 @@ export function findAmounts(view: DocumentView, hints: DocumentHints): Record<Am
   // one under it.
   const [due, total] = [out.amountDue[0], out.total[0]];
   if (due && total && due.value === total.value && due.tokens.length > 0) {
-    const row = (c: Candidate): number => c.tokens[0]!.pageNum * 1e6 + c.tokens[0]!.row;
     const d = due.norm as number;
     const below = out.amountDue.find((c) => {
-      if (c.tokens.length === 0 || row(c) <= row(due)) return false;
+      if (c.tokens.length === 0 || placeOf(c) <= placeOf(due)) return false;
       const left = c.norm as number;
       return (
         left > 0 &&
         left < d &&
         all.some(
           (x) =>
-            row(x) > row(due) && row(x) < row(c) && Math.abs(Math.abs(x.norm as number) - (d - left)) < 0.011,
+            placeOf(x) > placeOf(due) &&
+            placeOf(x) < placeOf(c) &&
+            Math.abs(Math.abs(x.norm as number) - (d - left)) < 0.011,
         )
       );
     });
@@ -403,25 +404,37 @@ function groupsOf(candidates: readonly Candidate[]): Candidate[][] {
   return groups;
 }
 
+/** Where a candidate is printed, in reading order: its page, then its row. */
+function placeOf(c: Candidate): number {
+  return c.tokens[0]!.pageNum * 1e6 + c.tokens[0]!.row;
+}
+
+/**
+ * Of a field's positive candidates, the first that two or three others (those `isPart` admits) add
+ * up to: a whole printed with its parts.
+ */
+function wholeOfParts(
+  list: readonly Candidate[],
+  isPart: (part: Candidate, whole: Candidate) => boolean,
+): Candidate | undefined {
+  const positive = list.filter((c) => (c.norm as number) > 0 && c.tokens.length > 0).slice(0, 8);
+  return positive.find((whole) => {
+    const w = whole.norm as number;
+    const parts = positive.filter((c) => c !== whole && (c.norm as number) < w && isPart(c, whole));
+    return groupsOf(parts).some(
+      (group) => Math.abs(group.reduce((a, c) => a + (c.norm as number), 0) - w) < 0.011,
+    );
+  });
+}
+
 /**
  * Taxes printed one by one and then their sum ("State Sales Tax 28.70", "City Tax 11.28", "Occupancy
  * Tax 15.12", "Total Taxes 55.10"): the tax candidate that two or three others on rows of their own add
  * up to is the document's tax, ahead of its parts.
  */
 function applyTaxParts(out: Record<AmountRole, Candidate[]>): void {
-  const positive = out.tax.filter((c) => (c.norm as number) > 0 && c.tokens.length > 0).slice(0, 8);
-  for (const whole of positive) {
-    const w = whole.norm as number;
-    const parts = positive.filter(
-      (c) => c !== whole && (c.norm as number) < w && c.tokens[0]!.row !== whole.tokens[0]!.row,
-    );
-    const sums = groupsOf(parts).some(
-      (group) => Math.abs(group.reduce((a, c) => a + (c.norm as number), 0) - w) < 0.011,
-    );
-    if (!sums) continue;
-    out.tax = liftToFront(out.tax, whole, 'sum');
-    return;
-  }
+  const whole = wholeOfParts(out.tax, (part, of) => part.tokens[0]!.row !== of.tokens[0]!.row);
+  if (whole) out.tax = liftToFront(out.tax, whole, 'sum');
 }
 
 /**
@@ -430,18 +443,8 @@ function applyTaxParts(out: Record<AmountRole, Candidate[]>): void {
  * each on a row of its own above it, add up to is the document's total, ahead of its parts.
  */
 function applyTotalParts(out: Record<AmountRole, Candidate[]>): void {
-  const positive = out.total.filter((c) => (c.norm as number) > 0 && c.tokens.length > 0).slice(0, 8);
-  const place = (c: Candidate): number => c.tokens[0]!.pageNum * 1e6 + c.tokens[0]!.row;
-  for (const whole of positive) {
-    const w = whole.norm as number;
-    const parts = positive.filter((c) => c !== whole && (c.norm as number) < w && place(c) < place(whole));
-    const sums = groupsOf(parts).some(
-      (group) => Math.abs(group.reduce((a, c) => a + (c.norm as number), 0) - w) < 0.011,
-    );
-    if (!sums) continue;
-    out.total = liftToFront(out.total, whole, 'parts');
-    return;
-  }
+  const whole = wholeOfParts(out.total, (part, of) => placeOf(part) < placeOf(of));
+  if (whole) out.total = liftToFront(out.total, whole, 'parts');
 }
 
 /** The word before a label, "of" skipped ("exclusive of GST"). */
