@@ -2004,6 +2004,12 @@ export const LABELS: Record<string, LabelSet> = {
     // Another number's label that starts with the customer's word ("Customer PO HOA-2024-118",
     // "Customer # C-02291").
     not: [
+      // The customer's VAT number's label ("N° TVA client  FR90343434346"), not the customer's.
+      'n° tva client',
+      'no tva client',
+      'tva client',
+      'n° tva intracommunautaire client',
+      'numéro de tva client',
       // An Indian invoice's copy mark ("TAX INVOICE (ORIGINAL FOR RECIPIENT)").
       'original for recipient',
       'duplicate for recipient',

@@ -6,7 +6,7 @@
  * fails without the rule it names.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { textOnlyEngine } from '../helpers/make-invoices.js';
+import { extractLines, sheet, textOnlyEngine } from '../helpers/make-invoices.js';
 import { probeValue, readProbe } from '../helpers/probe-cases.js';
 
 const engine = textOnlyEngine();
@@ -191,5 +191,22 @@ describe('more numbers, names and addresses', () => {
     const doc = await readProbe(engine, 'invoices-y', 'cz-faktura-bez-diakritiky');
     expect(doc.value('invoice.subTotal')).toBe('5538.00');
     expect(doc.value('invoice.tax')).toBe('1162.98');
+  });
+});
+
+describe("a customer's VAT number's label", () => {
+  it("'N° TVA client' labels the customer's VAT number, not the customer: the line under it is no customer", async () => {
+    const s = sheet();
+    s.put(50, 60, 'Au bon moulin SARL', 16, true);
+    s.put(50, 200, 'Date de facture');
+    s.put(200, 200, '05/11/2017');
+    s.put(50, 214, 'N° TVA client');
+    s.put(200, 214, 'FR90343434346');
+    s.put(50, 228, 'Incoterms');
+    s.put(200, 228, 'RENDU DROITS NON ACQUITTÉS');
+    s.put(300, 536, 'Total TTC');
+    s.put(470, 536, '1 250,00 €');
+    const doc = await extractLines(engine, s.lines);
+    expect(doc.value('document.customerName')).not.toBe('Incoterms');
   });
 });
