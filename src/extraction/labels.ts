@@ -22,6 +22,9 @@ export const WEAK_CUSTOMER_LABELS: ReadonlySet<string> = new Set([
   't.a.v.',
   'z. hd.',
   'att.',
+  // A word alone on a copy's mark as often as a heading ("RECIPIENT" over the seller's letterhead).
+  'recipient',
+  'receiver',
 ]);
 
 /** Labels of a person at the customer ("Attn:", Dutch "t.a.v.", German "z. Hd."): the name is above. */
