@@ -210,3 +210,34 @@ describe("a customer's VAT number's label", () => {
     expect(doc.value('document.customerName')).not.toBe('Incoterms');
   });
 });
+
+describe('columns beside the letterhead and under a date heading', () => {
+  it("a date under a column's heading with more dates under it is a row's ('Date' over shipments, 'Datum' over nights)", async () => {
+    expect(await valueIn('invoices-z', 'in-courier-awb-cgst-sgst', 'document.date')).toBe('2025-02-05');
+    expect(await valueIn('invoices-z', 'at-hotel-ortstaxe-two-rates', 'document.date')).toBe('2025-05-18');
+  });
+
+  it("another column's words far right on the address's row end it ('… · 10997 Berlin      Rechnungsnummer')", async () => {
+    expect(await valueIn('invoices-z', 'de-saas-reverse-charge-nl', 'document.supplierAddress')).toBe(
+      'Schlesische Straße 28 10997 Berlin',
+    );
+    expect(await valueIn('invoices-z', 'us-equipment-rental-contract', 'document.supplierAddress')).toBe(
+      '4815 Ed Bluestein Blvd, Austin, TX 78721',
+    );
+  });
+
+  it("another column's words far right of the name on its row are no address ('No client : 2041')", async () => {
+    expect(await valueIn('invoices-p', 'ca-quebec-formation-tps-tvq', 'document.supplierAddress')).toBe(
+      '2250, boulevard Hochelaga, bureau 310, Québec (Québec) G1V 4K2',
+    );
+  });
+
+  it("a register's seat and licence ('Sitz Zell am See · FN …', 'Autorisation d'établissement n° …') are no address", async () => {
+    expect(await valueIn('invoices-z', 'at-hotel-ortstaxe-two-rates', 'document.supplierAddress')).toBe(
+      'Esplanade 9 5700 Zell am See',
+    );
+    expect(await valueIn('invoices-z', 'lu-nettoyage-tva17', 'document.supplierAddress')).toBe(
+      "14, rue de l'Industrie, L-3895 Foetz",
+    );
+  });
+});

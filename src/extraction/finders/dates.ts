@@ -103,8 +103,23 @@ export function findDates(
           namesOriginalInvoice(view, c) ? { ...c, score: c.score * 0.5, source: `${c.source}+original` } : c,
         )
       : list;
+  // A date under a column's heading with more dates right under it ("Date" over a table's rows of
+  // shipments or nights): the rows' dates, not the document's.
+  const inColumn = (c: Candidate): boolean => {
+    const first = c.tokens[0]!;
+    return all.some((o) => {
+      const t = o.tokens[0]!;
+      return t.row > first.row && t.row <= first.row + 2 && Math.abs(t.box.x0 - first.box.x0) < 0.02;
+    });
+  };
+  const rowsOfDates = (list: Candidate[]): Candidate[] =>
+    list.map((c) =>
+      c.source.startsWith('label-below') && inColumn(c)
+        ? { ...c, score: c.score * 0.5, source: `${c.source}+column` }
+        : c,
+    );
   return {
-    date: mergeDates(doubt(own(date))),
+    date: mergeDates(doubt(own(rowsOfDates(date)))),
     dueDate: mergeDates(doubt(dueDate)),
     paymentDate: mergeDates(doubt(paymentDate)),
   };

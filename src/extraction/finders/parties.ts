@@ -87,7 +87,7 @@ const TAX_LINE =
 
 /** Words of a company's capital and trade register, printed after its address in a footer. */
 const REGISTER_WORDS =
-  /\b(capital|kapital|stammkapital|rcs|rm|r\.\s?m\.|registro mercantil|amtsgericht|registergericht|handelsregister|kvk|rpr|rea|registered|licen[cs]e|lic\.|licencia)(?![\p{L}\p{N}])/iu;
+  /\b(capital|kapital|stammkapital|rcs|rm|r\.\s?m\.|registro mercantil|amtsgericht|registergericht|handelsregister|landesgericht|firmenbuch|sitz|siège|kvk|rpr|rea|registered|licen[cs]e|lic\.|licencia|autorisation|matricule)(?![\p{L}\p{N}])/iu;
 
 /** A telephone number at the start of a text: "(518) 555-0125", "+44 20 7946 0958". */
 const PHONE_START = /^(\(\d{2,5}\)|\+\d{1,3})[\s-]?\d{2,4}[\s-]\d{3,5}\b/;
@@ -1101,7 +1101,12 @@ function addressAfter(
   nameScore: number,
 ): Candidate[] {
   // The rest of the name's own line ("Muster Werke GmbH ● Ecke 12 ● 12345 Stadthausen").
-  const whole = name.rest.length > 0 ? name.rest : name.tokens.slice(nameTokens.length);
+  const line = name.rest.length > 0 ? name.rest : name.tokens.slice(nameTokens.length);
+  // (Not another column's words far right of the name on its row: "Formations Cap-Rouge inc.   ...
+  // No client : 2041".)
+  const last = name.tokens[name.tokens.length - 1];
+  const whole =
+    last && line[0] && (line[0].u.x0 - last.u.x1) / Math.max(last.height, line[0].height) > 6 ? [] : line;
   // Up to the first contact or tax item on the line ("... - 3994 XZ Town - VAT no.: NL..."), a
   // telephone number without its label ("· (518) 555-0125") or the company's capital and register
   // ("- SAS au capital de 2 000 000 € - RCS Lille").
@@ -1109,6 +1114,8 @@ function addressAfter(
     (t, i) =>
       // A page's number at the line's end ("Page 1 of 1", "Seite 1 von 2").
       (PAGE_WORD.test(t.text) && /^\d+$/.test(whole[i + 1]?.text ?? '')) ||
+      // Another column's words far to the right on the row ("... · 10997 Berlin      Rechnungsnummer").
+      (i > 0 && (t.u.x0 - whole[i - 1]!.u.x1) / Math.max(t.height, whole[i - 1]!.height) > 6) ||
       // A telephone number of bare digit groups ("· 09 298 44 10 ·").
       whole.slice(i, i + 3).filter((x) => /^\d{2,4}$/.test(x.text)).length === 3 ||
       CONTACT.test(t.text) ||
