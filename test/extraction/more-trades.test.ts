@@ -158,6 +158,18 @@ describe('more numbers, names and addresses', () => {
     );
   });
 
+  it('an amount with its currency and four digits or a thousands mark is no number either', async () => {
+    for (const amount of ['RM1300.00', 'RM1,300.00']) {
+      const s = sheet();
+      s.put(20, 30, 'KEDAI MAJU SDN BHD', 12, true);
+      s.put(20, 60, `Ticket: ${amount}`, 8);
+      s.put(20, 80, 'TOTAL', 8);
+      s.put(150, 80, '12.50', 8);
+      const doc = await extractLines(engine, s.lines, ['receipts:1']);
+      expect(doc.value('document.referenceNo')).not.toBe(amount);
+    }
+  });
+
   it("a card slip's 'REF#' under its 'AUTH#' is the card's: the till's 'TRANS#' is the receipt's", async () => {
     expect(await valueIn('receipts-y', 'ca-bc-grocery-gst-pst-deposit', 'document.referenceNo')).toBe('7781');
   });

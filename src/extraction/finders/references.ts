@@ -32,10 +32,10 @@ export function findReferences(
       .filter((hit) => {
         // On a card payment's line only a receipt's own label names the receipt's number.
         // So on the lines about it: a card slip's "REF#: 0031877" under its "AUTH#: 443910".
-        const own = /receipt|invoice|bill|trans|ticket|bon|rechnung|facture|factura/.test(hit.phrase);
-        if (CARD_SLIP.test(hit.row.tokens.map((t) => t.text).join(' ')) && !own) return false;
+        const ownLabel = /receipt|invoice|bill|trans|ticket|bon|rechnung|facture|factura/.test(hit.phrase);
+        if (CARD_SLIP.test(hit.row.tokens.map((t) => t.text).join(' ')) && !ownLabel) return false;
         if (
-          !own &&
+          !ownLabel &&
           /^ref/.test(hit.phrase) &&
           view.rows
             .slice(Math.max(0, hit.row.index - 2), hit.row.index + 3)
@@ -113,7 +113,7 @@ export function findReferences(
 
 /** An amount with a currency's sign or code before it ("RM30.00", "S$12.50", "EUR1,234.00"). */
 const MONEY =
-  /^(?:rm|rs\.?|s\$|us\$|a\$|c\$|\$|€|£|eur|usd|gbp|chf|inr|myr|sgd|aud|cad)\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/i;
+  /^(?:rm|rs\.?|s\$|us\$|a\$|c\$|\$|€|£|eur|usd|gbp|chf|inr|myr|sgd|aud|cad)(?:\d{1,3}(?:[.,]\d{3})+|\d+)[.,]\d{2}$/i;
 
 /** Labels that name the document's own number: a receipt's, an invoice's, a bill's, a refund's. */
 const OWN_NUMBER =
