@@ -223,6 +223,14 @@ describe("a customer's VAT number's label", () => {
   });
 });
 
+describe('a slogan', () => {
+  it("a line a word with an exclamation mark ends ('Danke für Ihren Einkauf!') is a slogan, no name", async () => {
+    expect(await valueIn('receipts-z', 'at-baeckerei-wels-rksv', 'document.supplierName')).toBe(
+      'Bäckerei Pramberger',
+    );
+  });
+});
+
 describe('columns beside the letterhead and under a date heading', () => {
   it("a date under a column's heading with more dates under it is a row's ('Date' over shipments, 'Datum' over nights)", async () => {
     expect(await valueIn('invoices-z', 'in-courier-awb-cgst-sgst', 'document.date')).toBe('2025-02-05');

@@ -86,7 +86,7 @@ const FLOORS: Record<string, number> = {
   'receipts-w': 0.91,
   'receipts-x': 0.95,
   'receipts-y': 0.97,
-  'receipts-z': 0.93,
+  'receipts-z': 0.94,
 };
 
 /** The sets with item tables and the row F1 (score.py's line-item rules) each must keep. */

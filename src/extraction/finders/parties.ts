@@ -1000,10 +1000,16 @@ function headerScore(
     PERSON_LABEL.test(nameText)
   )
     score -= 0.35;
-  // Words ending a sentence ("Save money. Live better."): a slogan. (Legal forms and short
-  // abbreviations end in a dot too: "Inc.", "Corp.", "Bros.")
+  // Words ending a sentence ("Save money. Live better.", "Danke für Ihren Einkauf!"): a slogan.
+  // (Legal forms and short abbreviations end in a dot too: "Inc.", "Corp.", "Bros.")
   if (
-    tokens.some((t) => /\p{L}{5,}\.$/u.test(t.text) && !LEGAL.has(t.key) && !LEGAL.has(t.text.toLowerCase()))
+    tokens.some(
+      (t) =>
+        // (An exclamation mark only as printed: OCR reads an I as "!", "RESTAURANT JIAWE!".)
+        (/\p{L}{5,}\.$/u.test(t.text) || (t.source !== 'ocr' && /\p{L}{5,}!$/u.test(t.text))) &&
+        !LEGAL.has(t.key) &&
+        !LEGAL.has(t.text.toLowerCase()),
+    )
   )
     score -= 0.3;
   if (CONTACT.test(nameText)) score -= 0.4;
