@@ -3,7 +3,8 @@ import type { OcrEngine, OcrWord } from '../ports/ocr-engine.js';
 import { compose, mapBox, scaleMap, undoRightAngle, undoRotation, type PointMap } from './geometry.js';
 import { layoutWords, type FrameBox } from './layout.js';
 import { analysePageGeometry } from './orientation.js';
-import { rotateRightAngle } from './raster.js';
+import { paperTone, rotateRightAngle } from './raster.js';
+import { fillUnread, unreadInk } from './unread-print.js';
 import {
   hasColouredMarks,
   MAX_SECOND_READING_PIXELS,
@@ -66,6 +67,11 @@ export async function recognisePage(
      * as the paper), the source of the second reading when given: read only when one is needed.
      */
     lightest?: () => Promise<GreyImage>;
+    /**
+     * Another segmentation mode, read as well when the first reading leaves more than `above` of the
+     * page's print uncovered (unread-print.ts); its words fill the places the first left unread.
+     */
+    completeWith?: { pageSegmentationMode: number; above: number };
   },
 ): Promise<RecognisedRegion> {
   const geometry = analysePageGeometry(image);
@@ -115,7 +121,12 @@ export async function recognisePage(
     rightAngle: 0 | 90 | 180 | 270,
   ): Promise<{ turned: GreyImage; upright: GreyImage }> => {
     const turned = rotateRightAngle(from, rightAngle);
-    return { turned, upright: skew === 0 ? turned : await deps.images.rotate(turned, -skew) };
+    // The corners a turn adds take the paper's grey: white corners on a grey photo made tesseract's
+    // own threshold fall between them and the paper, and a whole page read as no words.
+    return {
+      turned,
+      upright: skew === 0 ? turned : await deps.images.rotate(turned, -skew, paperTone(turned)),
+    };
   };
   for (const rightAngle of readings) {
     const { turned, upright } = await turnedUpright(working, rightAngle);
@@ -133,6 +144,16 @@ export async function recognisePage(
     if (quality.mean >= CONFIDENT_READING && quality.chars >= 20) break;
   }
   if (!best) return { blocks: [], correction: { rightAngle: 0, skew: 0 }, ink };
+  if (options.completeWith) {
+    const unread = unreadInk(best.upright, best.words);
+    if (unread > options.completeWith.above) {
+      const other = await deps.ocr.recognize(best.upright, {
+        ...recogniseOptions,
+        pageSegmentationMode: options.completeWith.pageSegmentationMode,
+      });
+      best.words = fillUnread(best.words, other);
+    }
+  }
 
   const toImage = compose(best.toWorking, toGiven);
   const region: RecognisedRegion = {

@@ -1,5 +1,5 @@
 import type { GreyImage } from '../ports/image-backend.js';
-import { otsuThreshold } from './raster.js';
+import { downsample, otsuThreshold } from './raster.js';
 
 export interface PageGeometry {
   /** Whether text lines run up and down the image (the page was scanned or shown sideways). */
@@ -238,23 +238,4 @@ function medianRunLength(bins: Float64Array): number {
   if (runs.length === 0) return 0;
   runs.sort((a, b) => a - b);
   return runs[Math.floor(runs.length / 2)]!;
-}
-
-/** Shrinks by an integer factor, each output pixel the mean of its cell. */
-function downsample(image: GreyImage, factor: number): GreyImage {
-  if (factor <= 1) return image;
-  const width = Math.max(1, Math.floor(image.width / factor));
-  const height = Math.max(1, Math.floor(image.height / factor));
-  const data = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let sum = 0;
-      for (let dy = 0; dy < factor; dy++) {
-        const row = (y * factor + dy) * image.width + x * factor;
-        for (let dx = 0; dx < factor; dx++) sum += image.data[row + dx] ?? 255;
-      }
-      data[y * width + x] = Math.round(sum / (factor * factor));
-    }
-  }
-  return { width, height, data };
 }

@@ -2,6 +2,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fieldMapFor, type GroundTruth, type TrueLineItem } from './scoring.js';
 import { drawTextPdf, type TextLine, type TextPage } from './text-pdf.js';
+import { photographDocument } from './photographed.js';
+import type { ImageBackend } from '../ports/image-backend.js';
+import type { PdfReader } from '../ports/pdf-reader.js';
 
 /**
  * A probe document (test/probes/README.md): a born-digital page written as text runs by someone who had
@@ -57,11 +60,14 @@ export function probeGroundTruth(set: string, c: ProbeCase): GroundTruth & { pag
 
 /**
  * Writes every probe set of `probesDir` (`<set>.json`) as a corpus under `outDir`: `<set>/<name>.pdf`
- * beside its ground truth `.json`. The same sets write the same files.
+ * beside its ground truth `.json`. With `photographed`, every document is written as the pictures a
+ * phone or scanner would give of its pages (photographed.ts: a `.png` for one page, else a `.pdf` of
+ * pictures), to be read by OCR. The same sets (and seed) write the same files.
  */
 export async function writeProbeCorpus(
   probesDir: string,
   outDir: string,
+  photographed?: { seed: number; reader: PdfReader; images: ImageBackend },
 ): Promise<{ sets: number; documents: number }> {
   const sets = readdirSync(probesDir)
     .filter((f) => f.endsWith('.json'))
@@ -71,14 +77,34 @@ export async function writeProbeCorpus(
   for (const set of sets) {
     mkdirSync(path.join(outDir, set), { recursive: true });
     for (const c of readProbeSet(path.join(probesDir, `${set}.json`))) {
-      const truth = probeGroundTruth(set, c);
-      writeFileSync(path.join(outDir, truth.file), await drawTextPdf(probePages(c)));
+      let truth = probeGroundTruth(set, c);
+      let bytes = await drawTextPdf(probePages(c));
+      if (photographed) {
+        const seed = (photographed.seed * 7919 + stringHash(truth.file)) >>> 0;
+        const picture = await photographDocument(bytes, seed, photographed);
+        bytes = picture.bytes;
+        truth =
+          picture.kind === 'png'
+            ? { ...truth, file: truth.file.replace(/\.pdf$/, '.png'), format: 'image' }
+            : { ...truth, format: 'pdf-image' };
+      }
+      writeFileSync(path.join(outDir, truth.file), bytes);
       writeFileSync(
-        path.join(outDir, truth.file.replace(/\.pdf$/, '.json')),
+        path.join(outDir, truth.file.replace(/\.(pdf|png)$/, '.json')),
         JSON.stringify(truth, null, 1) + '\n',
       );
       documents++;
     }
   }
   return { sets: sets.length, documents };
+}
+
+/** A 32-bit FNV-1a hash of `text`: a document's own seed from its name. */
+function stringHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
 }

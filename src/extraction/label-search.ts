@@ -440,9 +440,12 @@ const SEPARATOR = /^[:#\-–=./]+$/u;
 /** A number's word after its label ("Ihre Bestellung Nr. 24-118", "Requisição n.º RQ-17", "Your order ref. PO/7"): no value. */
 const NUMBER_WORD = /^(?:nr|no|n|n°|nº|n\.º|n\.°|num|nummer|number|ref)\.?:?$/i;
 
-/** A term code of the European e-invoice standard (EN 16931): "(BT-112)", "[BT-44]", "(BT-38/37)". */
-// (In its brackets, of three digits at most: a number "BT-77120" is an invoice's, not a term's.)
-const TERM_CODE = /^[([]B[TG]-\d{1,3}(\/\d{1,3})?[)\]]:?$/;
+/**
+ * A term code of the European e-invoice standard (EN 16931): "(BT-112)", "[BT-44]", "(BT-38/37)", and
+ * as some viewers print them, bare: "BT-44", "BT-38 / BT-37" (whose slash the separators take).
+ */
+// (Of three digits at most: a number "BT-77120" is an invoice's, not a term's.)
+const TERM_CODE = /^(?:[([]B[TG]-\d{1,3}(\/\d{1,3})?[)\]]|B[TG]-\d{1,3}):?$/;
 
 /** Whether a printed word is an e-invoice viewer's term code ("(BT-27)"), part of a label. */
 export function isTermCode(text: string): boolean {
@@ -486,7 +489,11 @@ function bestSpanAt(
   for (let n = 1; n < count; n++) {
     const before = tokens[start + n - 1]!;
     const next = tokens[start + n]!;
-    if (next.lineId !== before.lineId && /\d$/.test(before.text) && /^\d/.test(next.text)) {
+    // OCR's lines are not a text layer's: they part where the baseline wavers, so a line's end there
+    // parts digits only across a gap (`Amount due: 20` `456,13 PLN`, one amount on a photographed page).
+    const lineEnd =
+      next.lineId !== before.lineId && (before.source === 'text' || next.u.x0 - before.u.x1 > before.height);
+    if (lineEnd && /\d$/.test(before.text) && /^\d/.test(next.text)) {
       count = n;
       break;
     }

@@ -128,6 +128,10 @@ const date: Reader = (text, hints) => {
   };
 };
 
+/** An amount with a currency's sign or code before it ("RM30.00", "S$12.50", "EUR1,234.00"). */
+const MONEY =
+  /^(?:rm|rs\.?|s\$|us\$|a\$|c\$|\$|€|£|eur|usd|gbp|chf|inr|myr|sgd|aud|cad)(?:\d{1,3}(?:[.,]\d{3})+|\d+)[.,]\d{2}$/i;
+
 /** References: invoice, receipt and order numbers. Must hold a digit, no spaces once joined. */
 const reference: Reader = (text) => {
   const compact = text.replace(/\s+/g, '').replace(/^[#:.\-–]+|[.,;:]+$/g, '');
@@ -135,11 +139,16 @@ const reference: Reader = (text) => {
   if (!/^[\p{L}\p{N}][\p{L}\p{N}\-/._#_]*$/u.test(compact)) return undefined;
   // A date or a money amount is not a reference. (Eight digits alone are a number that reads as a
   // date, "Fakturanr. 20250412", not a date printed so.)
-  // (Amounts printed without thousands separators too: "963410.00".)
+  // (Amounts printed without thousands separators too: "963410.00"; with their currency, "RM30.00"
+  // in "Lost ticket: RM30.00 per entry".) Nor is a word and a date: "THRU 06/14/2024", the last day
+  // of returns after a receipt's "RETURNS WITH RECEIPT".
+  const words = text.trim().split(/\s+/);
   if (
     (parseDate(text) && !/^\d{8}$/.test(compact)) ||
     /^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(compact) ||
-    /^\d+[.,]\d{2}$/.test(compact)
+    /^\d+[.,]\d{2}$/.test(compact) ||
+    MONEY.test(compact) ||
+    (words.length > 1 && words.some((w) => /\d/.test(w) && parseDate(w) && !/^\d{8}$/.test(w)))
   )
     return undefined;
   const letters = (compact.match(/\p{L}/gu) ?? []).length;

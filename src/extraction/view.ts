@@ -57,6 +57,8 @@ export function keyOf(text: string): string {
 
 /** Skew (degrees) below which rows are formed on the heights as they are. */
 const MIN_ROW_SKEW = 0.2;
+/** An OCR line whose words' heights differ by at most this share of its tallest word is one print line. */
+const SINGLE_LINE = 0.6;
 
 export function createView(layer: TokenLayer): DocumentView {
   const aspect = new Map(layer.pages.map((p) => [p.pageNum, p.width / p.height]));
@@ -99,8 +101,16 @@ export function createView(layer: TokenLayer): DocumentView {
   );
   for (const pageNum of [...byPage.keys()].sort((a, b) => a - b)) {
     const k = slope.get(pageNum) ?? 0;
-    const level = (box: Box): number => centreY(box) + k * ((box.x0 + box.x1) / 2 - 0.5);
-    const pageTokens = byPage.get(pageNum)!.sort((a, b) => level(a.box) - level(b.box));
+    const levelOf = (box: Box): number => centreY(box) + k * ((box.x0 + box.x1) / 2 - 0.5);
+    // An OCR word stands at its line's height, not its own: a word of small letters (`am`, `see`)
+    // has its middle lower than its capitalised neighbours', and on a small print that parted
+    // `Zell am See` over two rows. A line's height is its words' mean, where they lie within
+    // SINGLE_LINE of their tallest's height of each other (the layout, grouping words by their
+    // middles, now and then stacks two print lines in one: those words keep their own). A text
+    // layer's words keep their own heights.
+    const lineLevel = ocrLineLevels(byPage.get(pageNum)!, levelOf);
+    const level = (token: ViewToken): number => lineLevel.get(token.lineId) ?? levelOf(token.box);
+    const pageTokens = byPage.get(pageNum)!.sort((a, b) => level(a) - level(b));
     let current: ViewToken[] = [];
     let currentMid = 0;
     let currentHeight = 0;
@@ -127,7 +137,7 @@ export function createView(layer: TokenLayer): DocumentView {
       current = [];
     };
     for (const token of pageTokens) {
-      const mid = level(token.box);
+      const mid = level(token);
       if (current.length > 0 && Math.abs(mid - currentMid) > 0.5 * Math.min(currentHeight, token.height))
         flush();
       current.push(token);
@@ -144,6 +154,28 @@ export function createView(layer: TokenLayer): DocumentView {
     .join('\n')
     .toLowerCase();
   return { layer, tokens, rows, pageCount: layer.pages.length, bodyHeight, text };
+}
+
+/** The mean height of each OCR line's words, for the lines that are one print line (SINGLE_LINE). */
+function ocrLineLevels(tokens: readonly ViewToken[], levelOf: (box: Box) => number): Map<number, number> {
+  const lines = new Map<number, { min: number; max: number; sum: number; n: number; tallest: number }>();
+  for (const t of tokens) {
+    if (t.source !== 'ocr') continue;
+    const v = levelOf(t.box);
+    const line = lines.get(t.lineId);
+    if (!line) lines.set(t.lineId, { min: v, max: v, sum: v, n: 1, tallest: t.height });
+    else {
+      line.min = Math.min(line.min, v);
+      line.max = Math.max(line.max, v);
+      line.sum += v;
+      line.n++;
+      line.tallest = Math.max(line.tallest, t.height);
+    }
+  }
+  const levels = new Map<number, number>();
+  for (const [id, line] of lines)
+    if (line.n > 1 && line.max - line.min <= SINGLE_LINE * line.tallest) levels.set(id, line.sum / line.n);
+  return levels;
 }
 
 /** Inserts `value` into the ascending `sorted`, keeping it ascending. */

@@ -154,3 +154,128 @@ describe('recognisePage: a lightest channel that cannot be decoded', () => {
     expect(region.second).toBeDefined();
   });
 });
+
+describe('recognisePage: a grey photo turned straight', () => {
+  const images = defaultImageBackend();
+
+  /** A page of print on grey paper (the paper 200), turned by 2 degrees as a phone holds it. */
+  async function greySkewedPage(): Promise<GreyImage> {
+    const backend = await images;
+    const page = await renderPdfPage(await makeTextPdf([{ lines: INVOICE_LINES }]), 150);
+    const data = page.data.map((v) => Math.round(v * (200 / 255)));
+    return backend.rotate({ ...page, data }, 2, 200);
+  }
+
+  it("fills the corners its turn adds with the paper's grey, not white (tesseract's threshold then read no words)", async () => {
+    const backend = await images;
+    const page = await greySkewedPage();
+    const ocr = recordingOcr();
+    const region = await recognisePage(page, { ocr, images: backend }, { detectOrientation: true });
+    expect(region.correction.skew).not.toBe(0);
+    const seen = ocr.seen[0]!;
+    // The turned image's corners: no white added to a page whose lightest part is 200.
+    for (const i of [0, seen.width - 1, (seen.height - 1) * seen.width, seen.data.length - 1])
+      expect(seen.data[i]!).toBeLessThan(220);
+  });
+});
+
+describe('recognisePage: print the first reading left unread', () => {
+  const images = defaultImageBackend();
+
+  /**
+   * An OCR engine whose one-block reading (mode 6) reads the body of a page but not its heading, and
+   * whose own segmentation (mode 3) reads the heading, and the body's first word again.
+   */
+  function headingMissingOcr(page: GreyImage): OcrEngine & { modes: Array<number | undefined> } {
+    const modes: Array<number | undefined> = [];
+    const body: OcrWord[] = [];
+    // Words over the body of the page: every text row but the first (the heading's), read as a word.
+    const rows = inkRows(page);
+    for (const [y0, y1] of rows.slice(1))
+      body.push({ text: 'body', confidence: 0.9, x0: 0, y0, x1: page.width - 1, y1 });
+    const heading = rows[0]!;
+    return {
+      modes,
+      recognize(_image: GreyImage, options?: { pageSegmentationMode?: number }): Promise<OcrWord[]> {
+        modes.push(options?.pageSegmentationMode);
+        if (options?.pageSegmentationMode !== 3) return Promise.resolve(body);
+        return Promise.resolve([
+          { text: 'HEADING', confidence: 0.95, x0: 0, y0: heading[0], x1: page.width / 2, y1: heading[1] },
+          { ...body[0]!, text: 'b0dy', confidence: 0.9 },
+          {
+            text: '~',
+            confidence: 0.9,
+            x0: page.width / 2,
+            y0: heading[0],
+            x1: page.width - 1,
+            y1: heading[1],
+          },
+        ]);
+      },
+      close: () => Promise.resolve(),
+    };
+  }
+
+  /** The [top, bottom] pixel rows of each run of rows holding ink. */
+  function inkRows(page: GreyImage): Array<[number, number]> {
+    const runs: Array<[number, number]> = [];
+    let start = -1;
+    for (let y = 0; y <= page.height; y++) {
+      let dark = false;
+      if (y < page.height)
+        for (let x = 0; x < page.width && !dark; x++) dark = page.data[y * page.width + x]! < 128;
+      if (dark && start < 0) start = y;
+      if (!dark && start >= 0) {
+        runs.push([start, y - 1]);
+        start = -1;
+      }
+    }
+    return runs;
+  }
+
+  it('reads the page again in automatic segmentation and adds the words it finds where the first read none', async () => {
+    const backend = await images;
+    const page = await renderPdfPage(await makeTextPdf([{ lines: INVOICE_LINES }]), 150);
+    const ocr = headingMissingOcr(page);
+    const region = await recognisePage(
+      page,
+      { ocr, images: backend },
+      {
+        detectOrientation: false,
+        pageSegmentationMode: 6,
+        completeWith: { pageSegmentationMode: 3, above: 0.02 },
+      },
+    );
+    expect(ocr.modes).toEqual([6, 3]);
+    const words = region.blocks.flatMap((b) => b.lines.flatMap((l) => l.words.map((w) => w.text)));
+    // The heading joins; the body's word read twice is not added again, nor a mark without a letter.
+    expect(words).toContain('HEADING');
+    expect(words).not.toContain('b0dy');
+    expect(words).not.toContain('~');
+  });
+
+  it('does not read again when the first reading covers the print', async () => {
+    const backend = await images;
+    const page = await renderPdfPage(await makeTextPdf([{ lines: INVOICE_LINES }]), 150);
+    const ocr = recordingOcr();
+    const whole: OcrEngine = {
+      recognize: (image) => {
+        ocr.seen.push(image);
+        return Promise.resolve([
+          { text: 'all', confidence: 0.9, x0: 0, y0: 0, x1: page.width, y1: page.height },
+        ]);
+      },
+      close: () => Promise.resolve(),
+    };
+    await recognisePage(
+      page,
+      { ocr: whole, images: backend },
+      {
+        detectOrientation: false,
+        pageSegmentationMode: 6,
+        completeWith: { pageSegmentationMode: 3, above: 0.02 },
+      },
+    );
+    expect(ocr.seen).toHaveLength(1);
+  });
+});

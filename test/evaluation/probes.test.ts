@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createPdfjsReader } from '../../src/adapters/pdf/pdfjs-reader.js';
 import { probeGroundTruth, writeProbeCorpus, type ProbeCase } from '../../src/evaluation/probes.js';
 import { readGroundTruthFiles } from '../../src/evaluation/corpus.js';
+import { defaultImageBackend } from '../../src/default-adapters.js';
 
 const INVOICE: ProbeCase = {
   name: 'uk-joinery',
@@ -73,5 +74,31 @@ describe('probe documents as a corpus', () => {
     } finally {
       await pdf.close();
     }
+  });
+
+  it('photographed: writes each one-page document as a grey picture to be read by OCR, the same for the same seed', async () => {
+    const probes = path.join(dir, 'probes-photo');
+    mkdirSync(probes);
+    writeFileSync(path.join(probes, 'receipts-x.json'), JSON.stringify([RECEIPT]));
+    const deps = { reader: createPdfjsReader(), images: await defaultImageBackend() };
+    const [one, two, other] = [path.join(dir, 'p1'), path.join(dir, 'p2'), path.join(dir, 'p3')];
+    await writeProbeCorpus(probes, one, { seed: 1, ...deps });
+    await writeProbeCorpus(probes, two, { seed: 1, ...deps });
+    await writeProbeCorpus(probes, other, { seed: 2, ...deps });
+    const [truth] = readGroundTruthFiles(one);
+    expect(truth).toMatchObject({
+      file: 'receipts-x/my-kedai.png',
+      format: 'image',
+      family: 'probe-receipts-x',
+    });
+    const bytes = (root: string): Buffer => readFileSync(path.join(root, 'receipts-x/my-kedai.png'));
+    expect(bytes(one).equals(bytes(two))).toBe(true);
+    expect(bytes(one).equals(bytes(other))).toBe(false);
+    // A picture: no white paper and no black ink left, the page turned a little.
+    const image = await deps.images.decode(new Uint8Array(bytes(one)), { maxPixels: 1e8 });
+    let [lightest, darkest] = [0, 255];
+    for (const v of image.data) [lightest, darkest] = [Math.max(lightest, v), Math.min(darkest, v)];
+    expect(lightest).toBeLessThan(255);
+    expect(darkest).toBeGreaterThan(0);
   });
 });

@@ -41,3 +41,35 @@ describe('extraction across fields', () => {
     expect(address!.value).toBe('7 Jalan Selatan, 81100 Johor Bahru');
   });
 });
+
+describe('amounts grouped by a space on a photographed page', () => {
+  const TOTAL: FieldDefinition = { name: 'invoice.total', kind: 'amount' };
+
+  /**
+   * `Amount due: 20 456,13 PLN` (a thousands group a space apart: 0.004 of the page, a third of the
+   * print's height), OCR's layout having parted the line after `20` (its baseline wavered there).
+   */
+  function partedLine(source: 'ocr' | 'text') {
+    const layer = receiptLayer(['WISLA SP Z OO', 'Poznan', 'Amount due: 20 456,13 PLN']);
+    const twenty = layer.tokens.find((t) => t.text === '20')!;
+    let x = twenty.box.x1 + 0.004;
+    const tokens = layer.tokens.map((t) => {
+      if (t.id <= twenty.id) return { ...t, source };
+      const width = t.box.x1 - t.box.x0;
+      const moved = { ...t, source, lineId: 99, box: { ...t.box, x0: x, x1: x + width } };
+      x += width + 0.004;
+      return moved;
+    });
+    return { ...layer, tokens };
+  }
+
+  it("are one amount across OCR's line break where no gap parts them", () => {
+    const [total] = extractFields(partedLine('ocr'), { fields: [TOTAL], ranker: false });
+    expect(total!.value).toBe('20456.13');
+  });
+
+  it("in a text layer, whose lines end only at gaps, a line's end still parts two numbers", () => {
+    const [total] = extractFields(partedLine('text'), { fields: [TOTAL], ranker: false });
+    expect(total!.value).toBe('456.13');
+  });
+});

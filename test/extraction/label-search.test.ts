@@ -249,7 +249,8 @@ describe('term codes of e-invoice viewers', () => {
     ['(BG-5):', true],
     ['BT-77120', false],
     ['(BT-77120)', false],
-    ['BT-1', false],
+    ['BT-1', true],
+    ['BT-1234', false],
   ])('%s is a term code: %s', (text, expected) => {
     expect(isTermCode(text)).toBe(expected);
   });

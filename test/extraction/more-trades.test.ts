@@ -261,3 +261,18 @@ describe('columns beside the letterhead and under a date heading', () => {
     );
   });
 });
+
+describe('the aa sets: term codes printed bare, a date after a label of numbers', () => {
+  it("an XRechnung viewer's bare term codes ('Name BT-44', 'USt-IdNr. BT-31', 'BT-38 / BT-37') are labels, not values", async () => {
+    const doc = await readProbe(engine, 'invoices-aa', 'de-xrechnung-viewer-wartung');
+    expect(doc.value('document.supplierTaxId')).toBe('DE274183569');
+    expect(doc.value('document.customerName')).toBe('Amt Lindenfelde');
+    expect(doc.value('invoice.purchaseOrderNo')).toBe('BE-GM-2025-0113');
+  });
+
+  it("a word and a date ('RETURNS WITH RECEIPT THRU 06/14/2024') are no receipt's number", async () => {
+    expect(await valueIn('receipts-aa', 'us-pharmacy-rx-rewards-coupons', 'document.referenceNo')).toBe(
+      '4417',
+    );
+  });
+});

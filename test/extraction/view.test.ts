@@ -52,6 +52,59 @@ describe('rows of a skewed scan', () => {
   });
 });
 
+/**
+ * One printed line `Zell am See` as OCR gives it: the words' boxes their letters' own (`am` has no
+ * capital: its box is lower and shorter), all three one line of the layout. In a text layer the same
+ * boxes are taken as they are.
+ */
+function smallPrint(source: 'ocr' | 'text'): TokenLayer {
+  const word = (id: number, text: string, x0: number, y0: number, y1: number): Token => ({
+    id,
+    text,
+    pageNum: 1,
+    box: { x0, y0, x1: x0 + 0.03, y1 },
+    confidence: 0.95,
+    source,
+    lineId: 7,
+  });
+  const tokens = [
+    word(0, 'Zell', 0.1, 0.5, 0.507),
+    word(1, 'am', 0.135, 0.5045, 0.5085),
+    word(2, 'See', 0.17, 0.5, 0.507),
+  ];
+  return {
+    formatVersion: 1,
+    fileId: 'small-print',
+    mediaType: 'image/png',
+    pages: [{ pageNum: 1, width: 1000, height: 1000, unit: 'px', rotation: 0, source }],
+    tokens,
+    lines: [
+      { id: 7, pageNum: 1, box: { x0: 0.1, y0: 0.5, x1: 0.2, y1: 0.5085 }, tokenIds: [0, 1, 2], blockId: 0 },
+    ],
+    blocks: [],
+    createdAt: '2024-01-01T00:00:00.000Z',
+  };
+}
+
+describe('rows of OCR words', () => {
+  it("stand at their line's height: a word of small letters stays in its line's row", () => {
+    expect(rowTexts(smallPrint('ocr'))).toEqual(['Zell am See']);
+  });
+
+  it('keep their own heights where the layout put two print lines in one line', () => {
+    const layer = smallPrint('ocr');
+    // `am` a whole print line below its neighbours, in the same line of the layout.
+    const tokens = layer.tokens.map((t) =>
+      t.text === 'am' ? { ...t, box: { ...t.box, y0: t.box.y0 + 0.009, y1: t.box.y1 + 0.009 } } : t,
+    );
+    expect(rowTexts({ ...layer, tokens })).toEqual(['Zell See', 'am']);
+  });
+
+  it("in a text layer, words stand at their own boxes' height", () => {
+    expect(rowTexts(smallPrint('text'))).toEqual(['Zell See', 'am']);
+  });
+});
+
 describe('keyOf', () => {
   it('reads typographic apostrophes as the plain one, case and surrounding marks aside', () => {
     expect(keyOf('d’échéance:')).toBe("d'échéance");

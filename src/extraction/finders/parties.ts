@@ -247,7 +247,7 @@ const LABELLED = /\p{L}\.?\s*:\s*\S|\s:\s/u;
 function isAddressLine(segment: Segment): boolean {
   const trimmed = segment.text.trim();
   // An e-invoice viewer's term code ("Name (BT-44)") holds no house number: the line is its label's.
-  if (/\(B[TG]-\d+/.test(trimmed) && /^name\b/i.test(trimmed)) return false;
+  if (/(?:^|\s|\()B[TG]-\d{1,3}\b/.test(trimmed) && /^name\b/i.test(trimmed)) return false;
   if (REGISTRATION.test(trimmed) || STORE_LINE.test(trimmed) || BRANCH_NAME.test(trimmed)) return false;
   // A branch's name ("Shinjuku 3-chome Store", "Mid Valley Branch").
   if (/\b(store|branch|outlet)$/i.test(trimmed)) return false;
@@ -1495,7 +1495,7 @@ function companyAbove(view: DocumentView, segments: Segment[], label: ViewToken)
 /** A label's words without the term codes of e-invoice renderings ("Name (BT-44)") and its colon. */
 function withoutTermCodes(tokens: readonly ViewToken[]): string {
   return tokens
-    .filter((t) => !/^\(B[TG]-\d+/.test(t.text))
+    .filter((t) => !isTermCode(t.text) && !/^\(B[TG]-\d+/.test(t.text))
     .map((t) => t.key)
     .join(' ');
 }

@@ -81,8 +81,6 @@ export function findReferences(
         return found;
       })
       .filter((c) => !c.tokens.some((t) => NOT_A_REFERENCE.test(t.key)))
-      // An amount with its currency is no number of a document ("Lost ticket: RM30.00 per entry").
-      .filter((c) => !MONEY.test(c.value))
       // A standard's number ("Factur-X – profil EN 16931", "ISO 9001") is no document's.
       .filter((c) => !STANDARD.test(wordBefore(view, c)))
       // A count of points ("Prochain bon : 500 pts") is no number of the document.
@@ -110,10 +108,6 @@ export function findReferences(
   );
   return { referenceNo, purchaseOrderNo };
 }
-
-/** An amount with a currency's sign or code before it ("RM30.00", "S$12.50", "EUR1,234.00"). */
-const MONEY =
-  /^(?:rm|rs\.?|s\$|us\$|a\$|c\$|\$|€|£|eur|usd|gbp|chf|inr|myr|sgd|aud|cad)(?:\d{1,3}(?:[.,]\d{3})+|\d+)[.,]\d{2}$/i;
 
 /** Labels that name the document's own number: a receipt's, an invoice's, a bill's, a refund's. */
 const OWN_NUMBER =
