@@ -275,4 +275,20 @@ describe('the aa sets: term codes printed bare, a date after a label of numbers'
       '4417',
     );
   });
+
+  it("'Invoice Total (Rs.)' labels a total: the bank's IFSC code under it is no invoice number", async () => {
+    expect(await valueIn('invoices-aa', 'in-einvoice-irn-pumps', 'document.referenceNo')).toBe(
+      'AHP/2526/1186',
+    );
+  });
+
+  it("a number on a line deducting a prepayment ('Less: Advance Paid (Rcpt. ADV/2526/7781 …)', 'Anzahlung') is that payment's", async () => {
+    expect(await valueIn('invoices-aa', 'in-hospital-ip-final-bill', 'document.referenceNo')).toBe(
+      'IPB/2526/04471',
+    );
+    expect(await valueIn('invoices-c', 'at-tischlerei-anzahlung', 'document.referenceNo')).toBe('2025/0387');
+    expect(await valueIn('invoices-e', 'fr-facturx-deposit-two-rates', 'document.referenceNo')).toBe(
+      'FA-2025-0312',
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import { LABELS } from '../labels.js';
-import { isCreditNote, namesOriginalInvoice } from './document-cues.js';
+import { isCreditNote, ofOtherDocuments } from './document-cues.js';
 import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView } from '../view.js';
@@ -97,12 +97,7 @@ export function findDates(
       .sort((a, b) => b.score - a.score);
   // On a credit note, a date on a line that names an invoice is the corrected invoice's.
   const credit = isCreditNote(view);
-  const own = (list: Candidate[]): Candidate[] =>
-    credit
-      ? list.map((c) =>
-          namesOriginalInvoice(view, c) ? { ...c, score: c.score * 0.5, source: `${c.source}+original` } : c,
-        )
-      : list;
+  const own = (list: Candidate[]): Candidate[] => ofOtherDocuments(view, list, credit);
   // A date under a column's heading with more dates right under it ("Date" over a table's rows of
   // shipments or nights): the rows' dates, not the document's.
   const inColumn = (c: Candidate): boolean => {

@@ -230,6 +230,26 @@ export function namesOriginalInvoice(view: DocumentView, candidate: Candidate): 
   return INVOICE_WORD.test(row) && !CREDIT.test(row.toLowerCase());
 }
 
+/** Words of a prepayment deducted on a line ("Less: Advance Paid (Rcpt. ADV/2526/7781 dt. 14-07-2025)"). */
+const PREPAYMENT =
+  /(?<![\p{L}])(advance|deposit|anzahlung|abschlagszahlung|acompte|anticipo|adiantamento|aanbetaling|voorschot)(?![\p{L}])/iu;
+
+/**
+ * Numbers and dates of other documents, their scores halved and their source marked: on a credit
+ * note, those of a line naming the invoice it corrects (namesOriginalInvoice, `+original`); on any
+ * document, those of a line deducting a prepayment, whose receipt they are (`+prepayment`).
+ */
+export function ofOtherDocuments(view: DocumentView, candidates: Candidate[], credit: boolean): Candidate[] {
+  return candidates.map((c) => {
+    if (credit && namesOriginalInvoice(view, c))
+      return { ...c, score: c.score * 0.5, source: `${c.source}+original` };
+    const first = c.tokens[0];
+    if (first && PREPAYMENT.test(view.rows[first.row]!.tokens.map((t) => t.text).join(' ')))
+      return { ...c, score: c.score * 0.5, source: `${c.source}+prepayment` };
+    return c;
+  });
+}
+
 /** Which products a request asked for: only receipts, only invoices (or neither), or both. */
 export type ExpectedKind = 'receipt' | 'invoice' | 'either';
 

@@ -3,7 +3,7 @@ import { READERS } from '../readers.js';
 import type { DocumentHints } from '../hints.js';
 import type { DocumentView, Row, ViewToken } from '../view.js';
 import { findLabels, valuesNear, type Candidate, type LabelHit } from '../label-search.js';
-import { isCreditNote, namesOriginalInvoice } from './document-cues.js';
+import { isCreditNote, ofOtherDocuments } from './document-cues.js';
 
 /** Words before a bare "No." that make it another number's label (`Account No.`, `Tel No.`). */
 const OTHER_NUMBER =
@@ -47,6 +47,13 @@ export function findReferences(
         // A till's "CHK 614203" starts its line; after an item's words it is a check charged to a
         // hotel's room ("Harbor Grill  Chk 4471"), not the document's number.
         if (/^chk\b/.test(hit.phrase) && hit.start > 0) return false;
+        // A document's word followed by another field's ("Invoice Total (Rs.)", "Bill Amount",
+        // "Rechnungsbetrag" aside) labels that field: the number below it is no reference.
+        if (/^(invoice|bill|receipt|rechnung|facture|factura|fattura)$/.test(hit.phrase)) {
+          const next = hit.row.tokens[hit.end]?.key ?? '';
+          if (/^(total|amount|value|date|summe|betrag|datum|montant|importe|importo)$/.test(next))
+            return false;
+        }
         if (hit.strength === 'strong') return true;
         // Czech "č." written as a lower-case "c." ("c. 250412"): not a capital letter of a register's
         // section ("Spisová značka C 48271").
@@ -92,13 +99,11 @@ export function findReferences(
   const poTokens = new Set(purchaseOrderNo.flatMap((c) => c.tokens.map((t) => t.id)));
   // On a credit note, a number on a line that names an invoice is the corrected invoice's.
   const credit = isCreditNote(view);
-  const references = collect('referenceNo')
-    .filter((c) => !c.tokens.some((t) => poTokens.has(t.id)))
-    .map((c) =>
-      credit && namesOriginalInvoice(view, c)
-        ? { ...c, score: c.score * 0.5, source: `${c.source}+original` }
-        : c,
-    );
+  const references = ofOtherDocuments(
+    view,
+    collect('referenceNo').filter((c) => !c.tokens.some((t) => poTokens.has(t.id))),
+    credit,
+  );
   // A number the page calls its own ("Receipt no.", "Invoice #", "Refund No") comes before a ticket's,
   // an order's or a transaction's printed beside it ("Ticket no. 0043318", "Order #147").
   const isOwn = (c: Candidate): boolean => OWN_NUMBER.test(c.label ?? '') || titled.has(c.value);
