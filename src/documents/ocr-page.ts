@@ -1,10 +1,10 @@
 import type { GreyImage, ImageBackend } from '../ports/image-backend.js';
-import type { OcrEngine, OcrWord } from '../ports/ocr-engine.js';
+import type { OcrEngine, OcrOptions, OcrWord } from '../ports/ocr-engine.js';
 import { compose, mapBox, scaleMap, undoRightAngle, undoRotation, type PointMap } from './geometry.js';
 import { layoutWords, type FrameBox } from './layout.js';
 import { analysePageGeometry } from './orientation.js';
-import { paperTone, rotateRightAngle } from './raster.js';
-import { fillUnread, unreadInk } from './unread-print.js';
+import { crop, paperTone, rotateRightAngle } from './raster.js';
+import { fillUnread, unreadPrint } from './unread-print.js';
 import {
   hasColouredMarks,
   MAX_SECOND_READING_PIXELS,
@@ -145,9 +145,9 @@ export async function recognisePage(
   }
   if (!best) return { blocks: [], correction: { rightAngle: 0, skew: 0 }, ink };
   if (options.completeWith) {
-    const unread = unreadInk(best.upright, best.words);
-    if (unread > options.completeWith.above) {
-      const other = await deps.ocr.recognize(best.upright, {
+    const unread = unreadPrint(best.upright, best.words);
+    if (unread.share > options.completeWith.above) {
+      const other = await readUnread(best.upright, unread.bands, deps.ocr, {
         ...recogniseOptions,
         pageSegmentationMode: options.completeWith.pageSegmentationMode,
       });
@@ -181,6 +181,33 @@ export async function recognisePage(
     region.second = wordBlocks(second, toImage);
   }
   return region;
+}
+
+/** At most this many bands of unread print are read apart; more, and the page is read whole. */
+const MAX_UNREAD_BANDS = 4;
+/** Bands together this share of the page's height or more: the page is read whole. */
+const WHOLE_PAGE = 0.5;
+
+/**
+ * The words of the bands of a page that hold unread print, read in `options`' segmentation mode, in
+ * the page's pixels: each band apart (a letterhead's band costs a fraction of the page), or the page
+ * whole when the bands are many or cover much of it.
+ */
+async function readUnread(
+  page: GreyImage,
+  bands: ReadonlyArray<readonly [number, number]>,
+  ocr: OcrEngine,
+  options: OcrOptions,
+): Promise<OcrWord[]> {
+  const tall = bands.reduce((sum, [y0, y1]) => sum + (y1 - y0), 0);
+  if (bands.length > MAX_UNREAD_BANDS || tall >= WHOLE_PAGE * page.height)
+    return ocr.recognize(page, options);
+  const words: OcrWord[] = [];
+  for (const [y0, y1] of bands) {
+    const band = await ocr.recognize(crop(page, 0, y0, page.width, y1 - y0), options);
+    for (const w of band) words.push({ ...w, y0: w.y0 + y0, y1: w.y1 + y0 });
+  }
+  return words;
 }
 
 /** Recognised words laid out in blocks of lines, boxes mapped to the image as given. */

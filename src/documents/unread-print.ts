@@ -13,11 +13,20 @@ const MEASURE_SIZE = 600;
 /** Ink must be this many grey levels darker than the paper (grain and shading are not print). */
 const MIN_CONTRAST = 40;
 
+/** What a reading left unread: the share of the page's print, and where it lies. */
+export interface UnreadPrint {
+  /** The share of the image's print (dark pixels, at a coarse scale) outside every word's box. */
+  share: number;
+  /** Bands of pixel rows `[y0, y1)` across the image that hold the unread print, padded. */
+  bands: Array<[number, number]>;
+}
+
 /**
- * The share of the image's print (dark pixels, at a coarse scale) outside every word's box, each box
- * grown by a cell. 0 when the page holds next to no print.
+ * The image's print outside every word's box (each box grown by a cell): its share of all the print
+ * (0 when the page holds next to no print), and the bands of rows it lies in, rows of unread print
+ * less than BAND_GAP cells apart joined.
  */
-export function unreadInk(image: GreyImage, words: readonly OcrWord[]): number {
+export function unreadPrint(image: GreyImage, words: readonly OcrWord[]): UnreadPrint {
   const factor = Math.max(1, Math.ceil(Math.max(image.width, image.height) / MEASURE_SIZE));
   const small = downsample(image, factor);
   const { width, height, data } = small;
@@ -32,13 +41,45 @@ export function unreadInk(image: GreyImage, words: readonly OcrWord[]): number {
   }
   let ink = 0;
   let unread = 0;
-  for (let i = 0; i < data.length; i++) {
-    if (data[i]! >= threshold) continue;
-    ink++;
-    if (!covered[i]) unread++;
+  const unreadRows = new Uint32Array(height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (data[i]! > threshold) continue;
+      ink++;
+      if (!covered[i]) {
+        unread++;
+        unreadRows[y]!++;
+      }
+    }
   }
-  return ink < 50 ? 0 : unread / ink;
+  if (ink < 50) return { share: 0, bands: [] };
+  const bands: Array<[number, number]> = [];
+  let open: [number, number] | undefined;
+  for (let y = 0; y < height; y++) {
+    if (unreadRows[y]! < MIN_ROW_CELLS) continue;
+    if (open && y - open[1] <= BAND_GAP) open[1] = y;
+    else {
+      if (open) bands.push(open);
+      open = [y, y];
+    }
+  }
+  if (open) bands.push(open);
+  return {
+    share: unread / ink,
+    bands: bands.map(([y0, y1]) => [
+      Math.max(0, (y0 - BAND_PAD) * factor),
+      Math.min(image.height, (y1 + 1 + BAND_PAD) * factor),
+    ]),
+  };
 }
+
+/** A row counts towards a band with at least this many cells of unread print (not a speck). */
+const MIN_ROW_CELLS = 2;
+/** Rows of unread print this many cells apart or less belong to one band (a large line's letters). */
+const BAND_GAP = 3;
+/** Cells added above and below a band, so its print is whole in the crop. */
+const BAND_PAD = 3;
 
 /** A word of another reading is taken only when it is read this surely... */
 const MIN_CONFIDENCE = 0.6;

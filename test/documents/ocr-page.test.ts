@@ -184,31 +184,35 @@ describe('recognisePage: print the first reading left unread', () => {
 
   /**
    * An OCR engine whose one-block reading (mode 6) reads the body of a page but not its heading, and
-   * whose own segmentation (mode 3) reads the heading, and the body's first word again.
+   * whose own segmentation (mode 3) reads whatever it is given as one word across its top half. It
+   * records the modes and the images' heights.
    */
-  function headingMissingOcr(page: GreyImage): OcrEngine & { modes: Array<number | undefined> } {
+  function headingMissingOcr(
+    page: GreyImage,
+  ): OcrEngine & { modes: Array<number | undefined>; heights: number[] } {
     const modes: Array<number | undefined> = [];
+    const heights: number[] = [];
     const body: OcrWord[] = [];
     // Words over the body of the page: every text row but the first (the heading's), read as a word.
     const rows = inkRows(page);
     for (const [y0, y1] of rows.slice(1))
       body.push({ text: 'body', confidence: 0.9, x0: 0, y0, x1: page.width - 1, y1 });
-    const heading = rows[0]!;
     return {
       modes,
-      recognize(_image: GreyImage, options?: { pageSegmentationMode?: number }): Promise<OcrWord[]> {
+      heights,
+      recognize(image: GreyImage, options?: { pageSegmentationMode?: number }): Promise<OcrWord[]> {
         modes.push(options?.pageSegmentationMode);
+        heights.push(image.height);
         if (options?.pageSegmentationMode !== 3) return Promise.resolve(body);
         return Promise.resolve([
-          { text: 'HEADING', confidence: 0.95, x0: 0, y0: heading[0], x1: page.width / 2, y1: heading[1] },
-          { ...body[0]!, text: 'b0dy', confidence: 0.9 },
+          { text: 'HEADING', confidence: 0.95, x0: 0, y0: 0, x1: image.width / 2, y1: image.height / 2 },
           {
             text: '~',
             confidence: 0.9,
-            x0: page.width / 2,
-            y0: heading[0],
-            x1: page.width - 1,
-            y1: heading[1],
+            x0: image.width / 2,
+            y0: 0,
+            x1: image.width - 1,
+            y1: image.height / 2,
           },
         ]);
       },
@@ -233,7 +237,7 @@ describe('recognisePage: print the first reading left unread', () => {
     return runs;
   }
 
-  it('reads the page again in automatic segmentation and adds the words it finds where the first read none', async () => {
+  it('reads the band of print the first reading left unread again in automatic segmentation, adding the words it finds', async () => {
     const backend = await images;
     const page = await renderPdfPage(await makeTextPdf([{ lines: INVOICE_LINES }]), 150);
     const ocr = headingMissingOcr(page);
@@ -247,11 +251,15 @@ describe('recognisePage: print the first reading left unread', () => {
       },
     );
     expect(ocr.modes).toEqual([6, 3]);
-    const words = region.blocks.flatMap((b) => b.lines.flatMap((l) => l.words.map((w) => w.text)));
-    // The heading joins; the body's word read twice is not added again, nor a mark without a letter.
-    expect(words).toContain('HEADING');
-    expect(words).not.toContain('b0dy');
-    expect(words).not.toContain('~');
+    // Only the heading's band is read again: a strip of the page, not the page.
+    expect(ocr.heights[1]!).toBeLessThan(page.height / 4);
+    const words = region.blocks.flatMap((b) => b.lines.flatMap((l) => l.words));
+    const heading = words.find((w) => w.text === 'HEADING');
+    // In the page's pixels: above the body's first word.
+    const firstBody = Math.min(...words.filter((w) => w.text === 'body').map((w) => w.box.y0));
+    expect(heading!.box.y0).toBeLessThan(firstBody);
+    // A mark without a letter or digit is not added.
+    expect(words.map((w) => w.text)).not.toContain('~');
   });
 
   it('does not read again when the first reading covers the print', async () => {
