@@ -61,7 +61,7 @@ const FLOORS: Record<string, number> = {
   'invoices-x': 0.97,
   'invoices-y': 0.95,
   'invoices-z': 0.91,
-  'invoices-aa': 0,
+  'invoices-aa': 0.95,
   'receipts-a': 0.95,
   'receipts-b': 0.94,
   'receipts-c': 0.88,
@@ -88,7 +88,7 @@ const FLOORS: Record<string, number> = {
   'receipts-x': 0.95,
   'receipts-y': 0.97,
   'receipts-z': 0.94,
-  'receipts-aa': 0,
+  'receipts-aa': 0.94,
 };
 
 /** The sets with item tables and the row F1 (score.py's line-item rules) each must keep. */
@@ -113,7 +113,7 @@ const LINE_ITEM_FLOORS: Record<string, number> = {
   'invoices-x': 0.9,
   'invoices-y': 0.89,
   'invoices-z': 0.86,
-  'invoices-aa': 0,
+  'invoices-aa': 0.95,
 };
 
 const engine = textOnlyEngine();
