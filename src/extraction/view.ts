@@ -57,7 +57,7 @@ export function keyOf(text: string): string {
 
 /** Skew (degrees) below which rows are formed on the heights as they are. */
 const MIN_ROW_SKEW = 0.2;
-/** An OCR line whose words' heights differ by at most this share of its tallest word is one print line. */
+/** An OCR line whose words' middles lie within this share of its tallest word's height is one print line. */
 const SINGLE_LINE = 0.6;
 
 export function createView(layer: TokenLayer): DocumentView {
