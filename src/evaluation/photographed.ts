@@ -10,6 +10,7 @@ import { draw, type Draw } from '../core/random.js';
 import type { GreyImage, ImageBackend } from '../ports/image-backend.js';
 import type { PdfReader } from '../ports/pdf-reader.js';
 import { encodeGreyPng } from '../documents/png.js';
+import { renderedPages } from './rendered-pages.js';
 
 /** How hard one document's pictures are: drawn once a document, so its pages look alike. */
 export interface PhotoConditions {
@@ -83,23 +84,10 @@ export async function photographDocument(
 ): Promise<{ bytes: Uint8Array; kind: 'png' | 'pdf'; conditions: PhotoConditions }> {
   const d = draw(seed);
   const conditions = drawConditions(d);
-  const source = await deps.reader.open(pdf);
   const pictures: Array<{ png: Uint8Array; width: number; height: number }> = [];
-  try {
-    for (let n = 1; n <= source.pageCount; n++) {
-      const page = await source.page(n);
-      const { width, height } = page;
-      let rendered: GreyImage;
-      try {
-        rendered = (await page.render({ dpi: conditions.dpi, maxPixels: 40_000_000 })).image;
-      } finally {
-        page.release();
-      }
-      const picture = await photograph(rendered, conditions, d.next, deps.images);
-      pictures.push({ png: encodeGreyPng(picture), width, height });
-    }
-  } finally {
-    await source.close();
+  for (const { image, width, height } of await renderedPages(deps.reader, pdf, conditions.dpi)) {
+    const picture = await photograph(image, conditions, d.next, deps.images);
+    pictures.push({ png: encodeGreyPng(picture), width, height });
   }
   if (pictures.length === 1) return { bytes: pictures[0]!.png, kind: 'png', conditions };
   const out = await PDFDocument.create({ updateMetadata: false });

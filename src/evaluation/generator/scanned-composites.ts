@@ -9,6 +9,7 @@ import { draw } from '../../core/random.js';
 import type { GreyImage, ImageBackend } from '../../ports/image-backend.js';
 import type { PdfReader } from '../../ports/pdf-reader.js';
 import { encodeGreyPng } from '../../documents/png.js';
+import { renderedPages } from '../rendered-pages.js';
 import type { GeneratedDocument } from './documents.js';
 
 export interface ScannedComposite {
@@ -63,27 +64,15 @@ export async function makeScannedComposite(
   const documents: ScannedComposite['documents'] = [];
   for (const doc of chosen) {
     const first = out.getPageCount() + 1;
-    const source = await deps.reader.open(doc.pdf);
-    try {
-      for (let n = 1; n <= source.pageCount; n++) {
-        const page = await source.page(n);
-        const { width, height } = page;
-        let image: GreyImage;
-        try {
-          image = (await page.render({ dpi, maxPixels: 40_000_000 })).image;
-        } finally {
-          page.release();
-        }
-        const skew = (d.next() - 0.5) * 2 * 1.2;
-        image = await deps.images.rotate(image, skew, 255);
-        addNoise(image, d.next);
-        const png = await out.embedPng(encodeGreyPng(image));
-        out.addPage([width, height]).drawImage(png, { x: 0, y: 0, width, height });
-      }
-      documents.push({ name: doc.name, type: String(doc.truth.type), pages: source.pageCount });
-    } finally {
-      await source.close();
+    const pages = await renderedPages(deps.reader, doc.pdf, dpi);
+    for (const { width, height, image: rendered } of pages) {
+      const skew = (d.next() - 0.5) * 2 * 1.2;
+      const image = await deps.images.rotate(rendered, skew, 255);
+      addNoise(image, d.next);
+      const png = await out.embedPng(encodeGreyPng(image));
+      out.addPage([width, height]).drawImage(png, { x: 0, y: 0, width, height });
     }
+    documents.push({ name: doc.name, type: String(doc.truth.type), pages: pages.length });
     segments.push([first, out.getPageCount()]);
   }
   return { pdf: await out.save(), segments, documents };
